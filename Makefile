@@ -1,0 +1,37 @@
+# `make run` serves the club on one process; `make test` runs every check CI runs.
+# DATABASE_URL and REDIS_URL are honoured when set (several processes); otherwise
+# SQLite (db.sqlite3) and the in-memory channel layer.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PYTEST_ARGS ?=
+
+.PHONY: venv run test lint typecheck pytest bench-physics scenarios
+
+venv: $(VENV)/.installed
+
+# Re-run pip only when requirements.txt changes.
+$(VENV)/.installed: requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -r requirements.txt
+	touch $@
+
+run: venv
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/daphne -b 127.0.0.1 -p 8000 snooker_site.asgi:application
+
+test: lint typecheck
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+
+typecheck: venv
+	$(BIN)/mypy --strict rules
+
+bench-physics: venv
+	$(BIN)/python benchmarks/bench_physics.py
+
+scenarios: venv
+	$(BIN)/python -m rules.scenarios tests/scenarios

@@ -1,0 +1,1 @@
+"""Matches, frames, strokes, events and the ladder will live here."""
