@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: venv run test lint typecheck pytest bench-physics scenarios
+.PHONY: venv run test lint typecheck bench-physics scenarios
 
 venv: $(VENV)/.installed
 
@@ -21,7 +21,7 @@ run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 snooker_site.asgi:application
 
-test: lint typecheck
+test: venv lint typecheck
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: venv

@@ -1,0 +1,562 @@
+"""The referee: settles strokes, choices, the draw and concessions (RULES.md, seed §7–§23).
+
+Each entry point is a function from a state to a new state and a `Ruling`; a request the rules
+do not allow raises `IllegalRequest` and changes nothing. How the open points of the rule book
+are read is written down in docs/referee-decisions.md; each rule below names its clause.
+
+Implemented: scoring and the ball on (§7, §9), nomination (§9.6, §23.4.1), every foul with its
+penalty (§22, §23), the choices after a foul (§8, §16, §20, §22.1), free ball (§21), the miss
+and three-miss rules (RULES.md §6), spotting (§12), touching ball and push (§18, §19), the end
+of the frame and the re-spotted black (§7), concession. Not implemented, because an online
+table cannot break them: see `rules.clauses.BY_CONSTRUCTION`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from rules import geometry
+from rules.errors import IllegalRequest
+from rules.state import OPTIONS, FrameState, Pending, Player, Shot, make_balls, opponent
+from rules.table import (
+    COLOURS,
+    REDS,
+    SPOTS,
+    VALUES,
+    WHITE,
+    Point,
+    in_d,
+    initial_rack,
+    is_colour,
+    is_red,
+    on_bed,
+)
+
+MISS_CLOSE_MM = 52.5  # RULES.md §6 (a): passing this close to a ball on is a real attempt
+THREE_MISSES = 3
+
+
+class Foul(Enum):
+    """Why a stroke is a foul; the value is the clause it breaks."""
+
+    NO_CONTACT = "§23.1.6"
+    IN_OFF = "§23.1.7"
+    FREE_BALL_SNOOKER = "§23.1.8"
+    POT_NOT_ON = "§23.2.1"
+    WRONG_BALL_FIRST = "§23.2.2"
+    PUSH = "§23.2.3"
+    OFF_TABLE = "§23.2.6"
+    TWO_BALLS_FIRST = "§23.3"
+    NO_NOMINATION = "§23.4.1"
+    RED_WHEN_COLOUR_ON = "§23.4.3"
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """What the referee says about one request."""
+
+    foul: bool = False
+    fouls: tuple[Foul, ...] = ()
+    penalty: int = 0
+    miss: bool = False
+    points: int = 0
+    nominated: str | None = None
+    respotted: tuple[tuple[str, Point], ...] = ()
+    choices: tuple[str, ...] = ()
+    free_ball: bool = False
+    touching: str | None = None
+    warning: bool = False
+    frame_over: bool = False
+    winner: Player | None = None
+    respotted_black: bool = False
+
+    @property
+    def calls(self) -> tuple[str, ...]:
+        """The referee's words, in order, for the browser's banner and log."""
+        words: list[str] = []
+        if self.foul:
+            words.append(f"FOUL {self.penalty}")
+        if self.miss:
+            words.append("MISS")
+        if self.warning:
+            words.append("WARNING: A THIRD MISS LOSES THE FRAME")
+        if self.free_ball:
+            words.append("FREE BALL")
+        if self.touching:
+            words.append("TOUCHING BALL")
+        if self.respotted_black:
+            words.append("RE-SPOTTED BLACK")
+        if self.frame_over:
+            words.append("FRAME OVER")
+        return tuple(words)
+
+
+# --- what is on -------------------------------------------------------------------------------
+def balls_on(on: str, balls: Collection[str]) -> set[str]:
+    """The balls that may be struck first as `on` says (no free ball)."""
+    if on == "red":
+        return {b for b in balls if is_red(b)}
+    if on == "colour":
+        return {b for b in balls if is_colour(b)}
+    return {on} & set(balls)
+
+
+def visit_on(balls: Collection[str]) -> str:
+    """§9.3, §9.11: the ball on at the start of a visit."""
+    if any(is_red(b) for b in balls):
+        return "red"
+    colours = [c for c in COLOURS if c in balls]
+    return colours[0] if colours else "black"
+
+
+def could_be_on(state: FrameState) -> set[str]:
+    """Balls the striker could make the ball on (for touching ball, §18)."""
+    present = [b for b, _ in state.balls if b != WHITE]
+    if state.free_ball:
+        return set(present)
+    return balls_on(state.on, present)
+
+
+def points_remaining(state: FrameState) -> int:
+    """Points still on the table (docs/referee-decisions.md)."""
+    reds = len(state.reds)
+    if reds:
+        return reds * 8 + 27 + (7 if state.on == "colour" else 0)
+    if state.on == "colour":
+        return 7 + 27
+    return sum(VALUES[c] for c in state.colours)
+
+
+def needs_snookers(state: FrameState, scores: tuple[int, int] | None = None) -> bool:
+    """Either player is behind by more than the points remaining."""
+    a, b = scores or state.scores
+    return abs(a - b) > points_remaining(state)
+
+
+def _with_touching(state: FrameState) -> FrameState:
+    if state.in_hand or state.frame_over:
+        return state.with_(touching=None)
+    return state.with_(touching=geometry.touching(state.ball_map(), could_be_on(state)))
+
+
+# --- validation -------------------------------------------------------------------------------
+def _refuse(state: FrameState, code: str, message: str) -> IllegalRequest:
+    return IllegalRequest(code, message, state.text())
+
+
+def _check_turn(state: FrameState, by: Player) -> None:
+    if state.frame_over:
+        raise _refuse(state, "frame_over", "the frame is over")
+    if state.pending is not None:
+        raise _refuse(state, "choice_pending", "a decision must be taken before the next stroke")
+    if by != state.striker:
+        raise _refuse(state, "not_your_turn", f"player {by} is not the striker")
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """What this stroke may hit first and pot, and what it is worth."""
+
+    first: frozenset[str]  # balls that may be hit first on their own
+    pots: frozenset[str]  # balls that may be potted
+    actual_on: frozenset[str]  # the balls on the stroke is played for (free ball stands in)
+    value: int  # value of the ball on (§23.1)
+    nominated: str | None
+    free_ball: str | None  # the free ball, if the striker used one
+    declared: bool  # the striker nominated before the stroke
+
+
+def _target(state: FrameState, shot: Shot, present: Collection[str]) -> _Target:
+    on = state.on
+    nominated = shot.nominated
+    actual = frozenset(balls_on(on, present))
+    if nominated is not None and (nominated == WHITE or nominated not in present):
+        raise _refuse(state, "bad_nomination", f"{nominated!r} is not an object ball on the table")
+    if state.free_ball:
+        chosen = nominated
+        others = [b for b in shot.first_contact if b not in actual]
+        if chosen is None and len(others) == 1:
+            chosen = others[0]  # RULES.md §3: the ball first hit is taken as nominated
+        value = 1 if on == "red" else VALUES[on]
+        if chosen is not None and chosen not in actual:
+            return _Target(
+                frozenset({chosen}), actual | {chosen}, actual, value, chosen, chosen,
+                nominated is not None,
+            )  # fmt: skip
+        return _Target(actual, actual, actual, value, chosen, None, nominated is not None)
+    if on == "red":
+        if nominated is not None and not is_red(nominated):
+            raise _refuse(state, "bad_nomination", "red is on: only a red may be nominated")
+        return _Target(actual, actual, actual, 1, None, None, False)
+    if on == "colour":
+        chosen = nominated
+        if chosen is not None and not is_colour(chosen):
+            raise _refuse(state, "bad_nomination", "a colour is on: nominate a colour")
+        if chosen is None and len(shot.first_contact) == 1 and is_colour(shot.first_contact[0]):
+            chosen = shot.first_contact[0]
+        if chosen is None:
+            return _Target(frozenset(), frozenset(), actual, 7, None, None, False)
+        only = frozenset({chosen})
+        return _Target(only, only, actual, VALUES[chosen], chosen, None, nominated is not None)
+    if nominated is not None and nominated != on:
+        raise _refuse(state, "bad_nomination", f"{on} is on: nothing else may be nominated")
+    return _Target(actual, actual, actual, VALUES[on], on, None, False)
+
+
+def _place_cue_ball(state: FrameState, shot: Shot, table: dict[str, Point]) -> None:
+    if state.in_hand:
+        if shot.cue_ball is None:
+            raise _refuse(state, "cue_ball_required", "the cue ball is in hand: place it in the D")
+        if not in_d(shot.cue_ball):
+            raise _refuse(state, "cue_ball_outside_d", "the cue ball must be placed in the D")
+        if geometry.occupied(shot.cue_ball, table):
+            raise _refuse(state, "cue_ball_overlaps", "the cue ball would touch another ball")
+        table[WHITE] = shot.cue_ball
+    elif shot.cue_ball is not None:
+        raise _refuse(state, "cue_ball_not_in_hand", "the cue ball is not in hand")
+    elif WHITE not in table:
+        raise _refuse(state, "no_cue_ball", "the cue ball is not on the table")
+
+
+def _check_shot(state: FrameState, shot: Shot, table: Mapping[str, Point]) -> None:
+    known = set(table)
+    gone = set(shot.potted) | set(shot.off_table)
+    for ball in (*shot.first_contact, *shot.potted, *shot.off_table):
+        if ball not in known:
+            raise _refuse(state, "ball_not_on_table", f"{ball!r} is not on the table")
+    if WHITE in shot.first_contact:
+        raise _refuse(state, "bad_shot", "the cue ball cannot be its own first contact")
+    if len(shot.first_contact) > 2 or len(set(shot.first_contact)) != len(shot.first_contact):
+        raise _refuse(state, "bad_shot", "first contact is one ball or two at the same time")
+    if len(gone) != len(shot.potted) + len(shot.off_table):
+        raise _refuse(state, "bad_shot", "a ball is listed twice among potted and off the table")
+    for ball, pos in shot.after:
+        if ball not in known or ball in gone:
+            raise _refuse(state, "bad_shot", f"{ball!r} cannot come to rest on the table")
+        if not on_bed(pos):
+            raise _refuse(state, "bad_shot", f"{ball!r} cannot rest at {pos}")
+    if not shot.first_contact and set(shot.potted) - {WHITE}:
+        raise _refuse(state, "bad_shot", "no object ball can move if the cue ball hit none")
+
+
+# --- fouls --------------------------------------------------------------------------------
+def _fouls(state: FrameState, shot: Shot, target: _Target) -> list[tuple[Foul, int]]:
+    """Every foul of the stroke with its penalty before the minimum of 4 (§23)."""
+    v = target.value
+    found: list[tuple[Foul, int]] = []
+    first = shot.first_contact
+    if not first:
+        found.append((Foul.NO_CONTACT, v))
+    if state.touching is not None and state.touching in first:
+        found.append((Foul.PUSH, max(v, VALUES[state.touching])))
+    if len(first) == 1 and first[0] not in target.first:
+        ball = first[0]
+        if state.on == "colour" and is_red(ball):
+            found.append((Foul.RED_WHEN_COLOUR_ON, 7))
+        else:
+            found.append((Foul.WRONG_BALL_FIRST, max(v, VALUES[ball])))
+    if len(first) == 2:
+        a, b = first
+        fair = (
+            target.free_ball is None and a in target.first and b in target.first and is_red(a)
+        ) or (target.free_ball in first and (set(first) - {target.free_ball}) <= target.actual_on)
+        if not fair:
+            found.append((Foul.TWO_BALLS_FIRST, max(v, VALUES[a], VALUES[b])))
+    if WHITE in shot.potted:
+        found.append((Foul.IN_OFF, v))
+    for ball in shot.potted:
+        if ball != WHITE and ball not in target.pots:
+            found.append((Foul.POT_NOT_ON, max(v, VALUES[ball])))
+    for ball in shot.off_table:
+        found.append((Foul.OFF_TABLE, v if ball == WHITE else max(v, VALUES[ball])))
+    if found and state.on == "colour" and not target.declared:
+        found.append((Foul.NO_NOMINATION, 7))
+    return found
+
+
+def _snookered_by_free_ball(target: _Target, after: Mapping[str, Point]) -> bool:
+    """§21, §23.1.8: the free ball leaves the cue ball snookered on the balls it stood for."""
+    assert target.free_ball is not None
+    if target.free_ball not in after or WHITE not in after:
+        return False
+    on = [b for b in target.actual_on if b in after]
+    without = {b: p for b, p in after.items() if b != target.free_ball}
+    return geometry.snookered(after, on, from_hand=False) and not geometry.snookered(
+        without, on, from_hand=False
+    )
+
+
+# --- the stroke -------------------------------------------------------------------------------
+def strike(state: FrameState, by: Player, shot: Shot) -> tuple[FrameState, Ruling]:
+    """Settle one stroke by `by`, given what the physics reports."""
+    _check_turn(state, by)
+    table = state.ball_map()
+    if state.in_hand:
+        table.pop(WHITE, None)
+    _place_cue_ball(state, shot, table)
+    _check_shot(state, shot, table)
+    present = [b for b in table if b != WHITE]
+    target = _target(state, shot, present)
+
+    after = dict(table)
+    after.update(dict(shot.after))
+    for ball in (*shot.potted, *shot.off_table):
+        after.pop(ball, None)
+
+    fouls = _fouls(state, shot, target)
+    potted = [b for b in shot.potted if b != WHITE]
+    lone_black = state.respotted_black or present == ["black"]
+    if (
+        not fouls
+        and target.free_ball is not None
+        and not _scores(state, target, potted)
+        and set(present) != {"pink", "black"}
+        and _snookered_by_free_ball(target, after)
+    ):
+        fouls.append((Foul.FREE_BALL_SNOOKER, target.value))
+    before = state.with_(balls=make_balls(table))
+    if fouls:
+        return _after_foul(state, before, shot, target, fouls, after, lone_black)
+    return _after_fair(state, shot, target, potted, after)
+
+
+def _scores(state: FrameState, target: _Target, potted: list[str]) -> int:
+    """Points of a fair stroke (§9.4, §9.6, §9.11, §21)."""
+    fair = [b for b in potted if b in target.pots]
+    if not fair:
+        return 0
+    if target.free_ball in fair and len(fair) > 1:
+        fair.remove(target.free_ball)  # §21: free ball and ball on: only the ball on scores
+    if target.free_ball is not None and fair == [target.free_ball]:
+        return target.value
+    return sum(VALUES[b] for b in fair)
+
+
+def _respot(table: dict[str, Point], colours: list[str]) -> tuple[tuple[str, Point], ...]:
+    placed = tuple(geometry.spot_colours(table, colours))
+    table.update(dict(placed))
+    return placed
+
+
+def _after_fair(
+    state: FrameState, shot: Shot, target: _Target, potted: list[str], after: dict[str, Point]
+) -> tuple[FrameState, Ruling]:
+    points = _scores(state, target, potted)
+    striker = state.striker
+    # Colours that go back: any colour potted while reds remain or straight after the last
+    # red (§9.10, R3.after-last-red), and a free ball (§21). In the colour sequence the
+    # ball on stays down (§9.11).
+    to_spot = [
+        b for b in potted
+        if is_colour(b) and (state.on in ("red", "colour") or b == target.free_ball)
+    ]  # fmt: skip
+    respotted = _respot(after, to_spot)
+    scores = _add(state.scores, striker, points)
+    if points == 0:
+        nxt = FrameState(
+            balls=make_balls(after), striker=opponent(striker), scores=scores,
+            on=visit_on(after), respotted_black=state.respotted_black,
+        )  # fmt: skip
+    else:
+        left = [b for b in after if b != WHITE]
+        if state.on == "red":
+            on = "colour"
+        elif state.on == "colour" or state.on in potted:
+            on = visit_on(left)
+        else:
+            on = state.on
+        nxt = FrameState(
+            balls=make_balls(after), striker=striker, scores=scores, on=on,
+            brk=state.brk + points, respotted_black=state.respotted_black,
+        )  # fmt: skip
+        if not left:
+            nxt = _frame_end(nxt)
+    nxt = _with_touching(nxt)
+    ruling = Ruling(
+        points=points, nominated=target.nominated, respotted=respotted,
+        touching=nxt.touching, frame_over=nxt.frame_over, winner=nxt.winner,
+        respotted_black=nxt.respotted_black and not state.respotted_black,
+    )  # fmt: skip
+    return nxt, ruling
+
+
+def _add(scores: tuple[int, int], player: Player, points: int) -> tuple[int, int]:
+    return (scores[0] + points, scores[1]) if player == "A" else (scores[0], scores[1] + points)
+
+
+def _frame_end(state: FrameState) -> FrameState:
+    """§7: the frame is over; level scores bring the re-spotted black."""
+    a, b = state.scores
+    if a == b:
+        return state.with_(
+            balls=make_balls({"black": SPOTS["black"]}), on="black", in_hand=True,
+            free_ball=False, touching=None, brk=0, misses=0, respotted_black=True,
+            pending=Pending(holder=None, options=()),
+        )  # fmt: skip
+    return state.with_(frame_over=True, winner="A" if a > b else "B", pending=None, free_ball=False)
+
+
+def _after_foul(
+    state: FrameState,
+    before: FrameState,
+    shot: Shot,
+    target: _Target,
+    fouls: list[tuple[Foul, int]],
+    after: dict[str, Point],
+    lone_black: bool,
+) -> tuple[FrameState, Ruling]:
+    offender = state.striker
+    other = opponent(offender)
+    penalty = max(4, *(p for _, p in fouls))
+    scores = _add(state.scores, other, penalty)
+    to_spot = [b for b in (*shot.potted, *shot.off_table) if is_colour(b)]
+    if lone_black:
+        to_spot = []
+    respotted = _respot(after, to_spot)
+    in_hand = WHITE in shot.potted or WHITE in shot.off_table
+    if in_hand:
+        after.pop(WHITE, None)
+    on = visit_on(after)
+
+    legal = target.first | (target.actual_on if target.free_ball else frozenset())
+    hit_on = any(b in legal for b in shot.first_contact)
+    table_before = before.ball_map()
+    on_before = target.actual_on
+    snookered_before = geometry.snookered(table_before, on_before, from_hand=state.in_hand)
+    close = shot.closest_on_mm is not None and shot.closest_on_mm <= MISS_CLOSE_MM
+    nxt = FrameState(
+        balls=make_balls(after), striker=other, scores=scores, on=on, in_hand=in_hand,
+        respotted_black=state.respotted_black,
+    )  # fmt: skip
+    miss = (
+        not hit_on
+        and not (snookered_before and close)
+        and not needs_snookers(state)
+        and not needs_snookers(nxt)
+        and not state.opening
+        and not lone_black
+    )
+    misses = 0
+    if miss and geometry.clear_path(table_before, on_before, from_hand=state.in_hand):
+        misses = state.misses + 1
+    warning = miss and misses == THREE_MISSES - 1
+
+    if lone_black:
+        nxt = _frame_end(nxt)
+    elif misses >= THREE_MISSES:
+        nxt = nxt.with_(frame_over=True, winner=other)
+    else:
+        next_on = balls_on(on, after)
+        free_ball = geometry.snookered(after, next_on, from_hand=in_hand)
+        options = ["play"]
+        if state.opening:
+            options.append("rebreak")
+        else:
+            options.append("put_back")
+        if miss:
+            options.append("replace")
+        if not in_hand and geometry.angled(after, next_on):
+            options.append("from_d")
+        restore = state.with_(scores=scores, misses=misses, brk=0) if miss else None
+        nxt = _with_touching(
+            nxt.with_(
+                free_ball=free_ball, misses=misses,
+                pending=Pending(other, _ordered(options), offender, restore),
+            )
+        )  # fmt: skip
+    ruling = Ruling(
+        foul=True, fouls=tuple(f for f, _ in fouls), penalty=penalty, miss=miss,
+        nominated=target.nominated, respotted=respotted,
+        choices=nxt.pending.options if nxt.pending else (), free_ball=nxt.free_ball,
+        touching=nxt.touching, warning=warning, frame_over=nxt.frame_over, winner=nxt.winner,
+        respotted_black=nxt.respotted_black and not state.respotted_black,
+    )  # fmt: skip
+    return nxt, ruling
+
+
+def _ordered(options: list[str]) -> tuple[str, ...]:
+    return tuple(o for o in OPTIONS if o in options)
+
+
+# --- choices, the draw, concession -------------------------------------------------------------
+def choose(state: FrameState, by: Player, option: str) -> tuple[FrameState, Ruling]:
+    """The holder of a pending decision takes one of the options offered."""
+    pending = state.pending
+    if state.frame_over:
+        raise _refuse(state, "frame_over", "the frame is over")
+    if pending is None:
+        raise _refuse(state, "no_choice_pending", "there is nothing to decide")
+    if pending.holder is None:
+        raise _refuse(state, "toss_pending", "the draw for the re-spotted black comes first")
+    if by != pending.holder:
+        raise _refuse(state, "not_your_choice", f"player {pending.holder} decides, not {by}")
+    if option not in pending.options:
+        offered = ", ".join(pending.options)
+        raise _refuse(state, "not_an_option", f"{option!r} is not offered (offered: {offered})")
+    base = state.with_(pending=None)
+    offender = pending.offender
+    if option == "play":
+        nxt = base.with_(striker=by, misses=0)
+    elif option == "pass":
+        nxt = base.with_(striker=opponent(by), misses=0)
+    elif option == "put_back":
+        assert offender is not None
+        nxt = base.with_(striker=offender, free_ball=False, misses=0)
+    elif option == "from_d":
+        table = {b: p for b, p in state.balls if b != WHITE}
+        nxt = base.with_(
+            striker=by, balls=make_balls(table), in_hand=True, free_ball=False, misses=0
+        )
+    elif option == "replace":
+        assert pending.restore is not None
+        nxt = pending.restore.with_(scores=state.scores, pending=None)
+    else:  # rebreak (§8)
+        assert offender is not None
+        nxt = FrameState(
+            balls=make_balls(initial_rack()), striker=offender, scores=state.scores,
+            in_hand=True, opening=True, respotted_black=False,
+        )  # fmt: skip
+    nxt = _with_touching(nxt) if option != "replace" else nxt
+    return nxt, Ruling(free_ball=nxt.free_ball, touching=nxt.touching)
+
+
+def toss(state: FrameState, winner: Player) -> tuple[FrameState, Ruling]:
+    """The server's draw for the re-spotted black: the winner holds play/pass (§7)."""
+    pending = state.pending
+    if pending is None or pending.holder is not None or not state.respotted_black:
+        raise _refuse(state, "no_toss_pending", "no draw is due")
+    nxt = state.with_(pending=Pending(winner, ("play", "pass")), striker=winner)
+    return nxt, Ruling(choices=("play", "pass"), respotted_black=True)
+
+
+def concede(state: FrameState, by: Player) -> tuple[FrameState, Ruling]:
+    """A player concedes the frame; the other wins it whatever the score."""
+    if state.frame_over:
+        raise _refuse(state, "frame_over", "the frame is over")
+    winner = opponent(by)
+    nxt = state.with_(frame_over=True, winner=winner, pending=None, free_ball=False)
+    return nxt, Ruling(frame_over=True, winner=winner)
+
+
+# --- the start of a frame ------------------------------------------------------------------
+def new_frame(breaker: Player) -> FrameState:
+    """§3: the balls on their starting positions, the breaker in hand for the opening stroke."""
+    return FrameState(balls=make_balls(initial_rack()), striker=breaker, in_hand=True, opening=True)
+
+
+__all__ = [
+    "REDS",
+    "Foul",
+    "Ruling",
+    "balls_on",
+    "choose",
+    "concede",
+    "needs_snookers",
+    "new_frame",
+    "points_remaining",
+    "strike",
+    "toss",
+    "visit_on",
+]
