@@ -125,3 +125,10 @@ BY_CONSTRUCTION: Final[dict[str, str]] = {
     "§23.4.2": "only balls on the table can be struck or nominated; others are refused",
     "§23.4.4": "the cue ball is always the white",
 }
+
+# Clauses proved by ordinary tests rather than referee scenarios (they are about the match
+# around the frames, which scenarios do not describe).
+BY_TESTS: Final[dict[str, str]] = {
+    "R2.first-break-draw": "tests/rules/test_match.py::test_first_break_goes_to_the_draw",
+    "R2.alternate-breaks": "tests/rules/test_match.py::test_breaks_alternate_and_best_of_ends",
+}

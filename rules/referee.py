@@ -420,7 +420,9 @@ def _after_foul(
         after.pop(WHITE, None)
     on = visit_on(after)
 
-    legal = target.first | (target.actual_on if target.free_ball else frozenset())
+    # With a free ball, or a colour on and none nominated, any ball on counts as hit.
+    undeclared = state.on == "colour" and not target.declared
+    legal = target.first | (target.actual_on if target.free_ball or undeclared else frozenset())
     hit_on = any(b in legal for b in shot.first_contact)
     table_before = before.ball_map()
     on_before = target.actual_on

@@ -86,13 +86,6 @@ def in_d(p: Point) -> bool:
     return y <= BAULK_Y + eps and math.hypot(x - D_CENTRE[0], y - D_CENTRE[1]) <= D_RADIUS + eps
 
 
-def on_bed(p: Point) -> bool:
-    """A ball centre lies where a resting ball can be, inside the cushion faces."""
-    x, y = p
-    eps = 1e-6
-    return (
-        abs(x) <= HALF_WIDTH - BALL_RADIUS + eps and abs(y) <= HALF_LENGTH - BALL_RADIUS + eps
-    )
 
 
 # --- pockets and jaws (WPBSA templates; figures in docs/physics.md) -----------------------
@@ -164,3 +157,22 @@ POCKETS: Final[tuple[Pocket, ...]] = (
     _corner("top_right", 1, 1),
 )
 JAWS: Final[tuple[Jaw, ...]] = tuple(jaw for pocket in POCKETS for jaw in pocket.jaws)
+
+
+def on_bed(p: Point) -> bool:
+    """A ball centre lies where a resting ball can be: inside the cushion faces, or hanging in
+    a pocket mouth short of the fall, clear of the jaws."""
+    x, y = p
+    eps = 1e-6
+    if abs(x) <= HALF_WIDTH - BALL_RADIUS + eps and abs(y) <= HALF_LENGTH - BALL_RADIUS + eps:
+        return True
+    for pocket in POCKETS:
+        dx, dy = x - pocket.mouth[0], y - pocket.mouth[1]
+        depth = dx * pocket.inward[0] + dy * pocket.inward[1]
+        across = abs(dx * pocket.inward[1] - dy * pocket.inward[0])
+        if depth <= pocket.fall_depth and across <= pocket.mouth_width / 2 and all(
+            math.hypot(x - j.centre[0], y - j.centre[1]) >= j.radius + BALL_RADIUS - eps
+            for j in pocket.jaws
+        ):
+            return True
+    return False
