@@ -78,6 +78,7 @@ CLAUSES: Final[dict[str, str]] = {
     "R3.visit-ends": "a stroke that pots nothing fairly ends the visit",
     "R3.foul-scores-nothing": "the striker scores nothing on a foul stroke",
     "R4.minimum-four": "every penalty is at least 4",
+    "R4.shot-clock": "a stroke not played in time is a foul valued at the ball on",
     "R4.choice-play": "the non-offender may play from where the balls lie",
     "R4.choice-put-back": "the non-offender may put the offender back in",
     "R4.choice-replace": "after a miss, every ball is replaced and the offender plays again",
@@ -129,6 +130,7 @@ BY_CONSTRUCTION: Final[dict[str, str]] = {
 # Clauses proved by ordinary tests rather than referee scenarios (they are about the match
 # around the frames, which scenarios do not describe).
 BY_TESTS: Final[dict[str, str]] = {
+    "R4.shot-clock": "tests/rules/test_referee.py::test_shot_clock_foul",
     "R2.first-break-draw": "tests/rules/test_match.py::test_first_break_goes_to_the_draw",
     "R2.alternate-breaks": "tests/rules/test_match.py::test_breaks_alternate_and_best_of_ends",
 }

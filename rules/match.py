@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 from rules import referee
-from rules.errors import IllegalRequest
+from rules.errors import IllegalRequest, StateFormatError
 from rules.referee import Ruling
-from rules.state import PLAYERS, FrameState, Player, Shot, opponent
+from rules.state import PLAYERS, FrameState, Player, Shot, load_player, load_scores, opponent
 from rules.table import VALUES
 
 
@@ -155,4 +156,60 @@ def scoreboard(match: Match) -> Scoreboard:
             snookers_required(frame, PLAYERS[0]),
             snookers_required(frame, PLAYERS[1]),
         ),
+    )
+
+
+# --- canonical form ----------------------------------------------------------------------------
+def match_to_json(match: Match) -> dict[str, Any]:
+    return {
+        "best_of": match.best_of,
+        "first_breaker": match.first_breaker,
+        "winner": match.winner,
+        "frame": match.frame.to_json(),
+        "frames": [
+            {
+                "number": f.number,
+                "breaker": f.breaker,
+                "winner": f.winner,
+                "scores": {"A": f.scores[0], "B": f.scores[1]},
+                "final": f.final.to_json(),
+            }
+            for f in match.frames
+        ],
+    }
+
+
+def match_from_json(data: object) -> Match:
+    if not isinstance(data, dict):
+        raise StateFormatError("match", "expected an object")
+    best_of = data.get("best_of")
+    if not isinstance(best_of, int) or isinstance(best_of, bool) or best_of < 1:
+        raise StateFormatError("match.best_of", f"expected a whole number >= 1, got {best_of!r}")
+    first = load_player(data.get("first_breaker"), "match.first_breaker")
+    assert first is not None
+    frames_raw = data.get("frames", [])
+    if not isinstance(frames_raw, list):
+        raise StateFormatError("match.frames", "expected a list")
+    frames: list[FrameRecord] = []
+    for i, raw in enumerate(frames_raw):
+        where = f"match.frames[{i}]"
+        if not isinstance(raw, dict):
+            raise StateFormatError(where, "expected an object")
+        breaker = load_player(raw.get("breaker"), f"{where}.breaker")
+        winner = load_player(raw.get("winner"), f"{where}.winner")
+        number = raw.get("number")
+        if not isinstance(number, int) or breaker is None or winner is None:
+            raise StateFormatError(f"{where}.number", "expected a frame number")
+        frames.append(
+            FrameRecord(
+                number, breaker, winner, load_scores(raw.get("scores"), f"{where}.scores"),
+                FrameState.from_json(raw.get("final")),
+            )
+        )  # fmt: skip
+    return Match(
+        best_of=best_of,
+        first_breaker=first,
+        frame=FrameState.from_json(data.get("frame")),
+        frames=tuple(frames),
+        winner=load_player(data.get("winner"), "match.winner", optional=True),
     )

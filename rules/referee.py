@@ -51,6 +51,7 @@ class Foul(Enum):
     TWO_BALLS_FIRST = "§23.3"
     NO_NOMINATION = "§23.4.1"
     RED_WHEN_COLOUR_ON = "§23.4.3"
+    SHOT_CLOCK = "R4.shot-clock"
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +319,8 @@ def strike(state: FrameState, by: Player, shot: Shot) -> tuple[FrameState, Rulin
         fouls.append((Foul.FREE_BALL_SNOOKER, target.value))
     before = state.with_(balls=make_balls(table))
     if fouls:
-        return _after_foul(state, before, shot, target, fouls, after, lone_black)
+        in_hand = WHITE in shot.potted or WHITE in shot.off_table
+        return _after_foul(state, before, shot, target, fouls, after, lone_black, in_hand)
     return _after_fair(state, shot, target, potted, after)
 
 
@@ -406,6 +408,8 @@ def _after_foul(
     fouls: list[tuple[Foul, int]],
     after: dict[str, Point],
     lone_black: bool,
+    in_hand: bool,
+    can_miss: bool = True,
 ) -> tuple[FrameState, Ruling]:
     offender = state.striker
     other = opponent(offender)
@@ -415,7 +419,6 @@ def _after_foul(
     if lone_black:
         to_spot = []
     respotted = _respot(after, to_spot)
-    in_hand = WHITE in shot.potted or WHITE in shot.off_table
     if in_hand:
         after.pop(WHITE, None)
     on = visit_on(after)
@@ -433,7 +436,8 @@ def _after_foul(
         respotted_black=state.respotted_black,
     )  # fmt: skip
     miss = (
-        not hit_on
+        can_miss
+        and not hit_on
         and not (snookered_before and close)
         and not needs_snookers(state)
         and not needs_snookers(nxt)
@@ -480,6 +484,23 @@ def _after_foul(
 
 def _ordered(options: list[str]) -> tuple[str, ...]:
     return tuple(o for o in OPTIONS if o in options)
+
+
+def time_foul(state: FrameState, by: Player) -> tuple[FrameState, Ruling]:
+    """The shot clock ran out on `by`: a foul valued at the ball on, nothing moves.
+
+    The value is the ball on's (7 while a colour is on and none was nominated, §23.4.1); it is
+    not a miss, since no stroke was played.
+    """
+    _check_turn(state, by)
+    table = state.ball_map()
+    present = [b for b in table if b != WHITE]
+    target = _target(state, Shot(), present)
+    lone_black = state.respotted_black or present == ["black"]
+    return _after_foul(
+        state, state, Shot(), target, [(Foul.SHOT_CLOCK, target.value)], table, lone_black,
+        state.in_hand, can_miss=False,
+    )  # fmt: skip
 
 
 # --- choices, the draw, concession -------------------------------------------------------------
@@ -559,6 +580,7 @@ __all__ = [
     "new_frame",
     "points_remaining",
     "strike",
+    "time_foul",
     "toss",
     "visit_on",
 ]

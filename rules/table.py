@@ -86,8 +86,6 @@ def in_d(p: Point) -> bool:
     return y <= BAULK_Y + eps and math.hypot(x - D_CENTRE[0], y - D_CENTRE[1]) <= D_RADIUS + eps
 
 
-
-
 # --- pockets and jaws (WPBSA templates; figures in docs/physics.md) -----------------------
 @dataclass(frozen=True, slots=True)
 class Jaw:
@@ -170,9 +168,13 @@ def on_bed(p: Point) -> bool:
         dx, dy = x - pocket.mouth[0], y - pocket.mouth[1]
         depth = dx * pocket.inward[0] + dy * pocket.inward[1]
         across = abs(dx * pocket.inward[1] - dy * pocket.inward[0])
-        if depth <= pocket.fall_depth and across <= pocket.mouth_width / 2 and all(
-            math.hypot(x - j.centre[0], y - j.centre[1]) >= j.radius + BALL_RADIUS - eps
-            for j in pocket.jaws
+        if (
+            -BALL_DIAMETER <= depth <= pocket.fall_depth
+            and across <= pocket.mouth_width / 2
+            and all(
+                math.hypot(x - j.centre[0], y - j.centre[1]) >= j.radius + BALL_RADIUS - eps
+                for j in pocket.jaws
+            )
         ):
             return True
     return False

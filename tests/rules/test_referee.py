@@ -147,3 +147,21 @@ def test_level_frame_goes_to_the_respotted_black() -> None:
         state, "A", Shot(("black",), potted=(WHITE,), cue_ball=(-150.0, -1150.0))
     )
     assert state.frame_over and state.winner == "B" and ruling.penalty == 7
+
+
+@pytest.mark.parametrize(
+    ("on", "in_hand", "penalty"), [("red", False, 4), ("colour", False, 7), ("red", True, 4)]
+)
+def test_shot_clock_foul(on: str, in_hand: bool, penalty: int) -> None:
+    state = _state(on=on)
+    if in_hand:
+        state = state.with_(
+            balls=make_balls({b: p for b, p in state.balls if b != WHITE}), in_hand=True
+        )
+    fouled, ruling = referee.time_foul(state, "A")
+    assert ruling.foul and ruling.penalty == penalty and not ruling.miss
+    assert fouled.scores == (0, penalty) and fouled.to_act == "B"
+    assert fouled.pending is not None and fouled.pending.options == ("play", "put_back")
+    assert fouled.in_hand == in_hand and fouled.on == "red"
+    assert [b for b, _ in fouled.balls if b != WHITE] == [b for b, _ in state.balls if b != WHITE]
+    _refused("not_your_turn", lambda: referee.time_foul(state, "B"))
