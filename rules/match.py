@@ -62,7 +62,7 @@ def new_match(best_of: int, draw: Player) -> Match:
     return Match(best_of=best_of, first_breaker=draw, frame=referee.new_frame(draw))
 
 
-def _advance(match: Match, frame: FrameState) -> Match:
+def advance(match: Match, frame: FrameState) -> Match:
     """Record a frame that has ended and rack the next one, or end the match."""
     if not frame.frame_over:
         return replace(match, frame=frame)
@@ -77,40 +77,40 @@ def _advance(match: Match, frame: FrameState) -> Match:
     return replace(done, frame=referee.new_frame(breaker_of(match.first_breaker, number + 1)))
 
 
-def _live(match: Match) -> None:
+def check_live(match: Match) -> None:
     if match.over:
         raise IllegalRequest("match_over", f"the match is over: {match.winner} won")
 
 
 def strike(match: Match, by: Player, shot: Shot) -> tuple[Match, Ruling]:
-    _live(match)
+    check_live(match)
     frame, ruling = referee.strike(match.frame, by, shot)
-    return _advance(match, frame), ruling
+    return advance(match, frame), ruling
 
 
 def choose(match: Match, by: Player, option: str) -> tuple[Match, Ruling]:
-    _live(match)
+    check_live(match)
     frame, ruling = referee.choose(match.frame, by, option)
-    return _advance(match, frame), ruling
+    return advance(match, frame), ruling
 
 
 def toss(match: Match, winner: Player) -> tuple[Match, Ruling]:
-    _live(match)
+    check_live(match)
     frame, ruling = referee.toss(match.frame, winner)
-    return _advance(match, frame), ruling
+    return advance(match, frame), ruling
 
 
 def concede_frame(match: Match, by: Player) -> tuple[Match, Ruling]:
-    _live(match)
+    check_live(match)
     frame, ruling = referee.concede(match.frame, by)
-    return _advance(match, frame), ruling
+    return advance(match, frame), ruling
 
 
 def concede_match(match: Match, by: Player) -> tuple[Match, Ruling]:
     """The other player wins the match; the frame in play is recorded as conceded."""
-    _live(match)
+    check_live(match)
     frame, ruling = referee.concede(match.frame, by)
-    recorded = _advance(match, frame)
+    recorded = advance(match, frame)
     return replace(recorded, winner=opponent(by)), ruling
 
 

@@ -290,6 +290,18 @@ def _snookered_by_free_ball(target: _Target, after: Mapping[str, Point]) -> bool
 
 
 # --- the stroke -------------------------------------------------------------------------------
+def check_stroke(
+    state: FrameState, by: Player, nominated: str | None, cue_ball: Point | None
+) -> None:
+    """Refuse a stroke request before anything is simulated (turn, placement, nomination)."""
+    _check_turn(state, by)
+    table = state.ball_map()
+    if state.in_hand:
+        table.pop(WHITE, None)
+    _place_cue_ball(state, Shot(cue_ball=cue_ball), table)
+    _target(state, Shot(nominated=nominated), [b for b in table if b != WHITE])
+
+
 def strike(state: FrameState, by: Player, shot: Shot) -> tuple[FrameState, Ruling]:
     """Settle one stroke by `by`, given what the physics reports."""
     _check_turn(state, by)
@@ -574,6 +586,7 @@ __all__ = [
     "Foul",
     "Ruling",
     "balls_on",
+    "check_stroke",
     "choose",
     "concede",
     "needs_snookers",
