@@ -1,1 +1,91 @@
-"""Matches, frames, strokes, events and the ladder will live here."""
+"""What the club stores: matches, their versioned event log, and who is connected.
+
+The database holds the truth. `Match.version` orders every write: a change is stored only if
+the version it was computed from is still current (optimistic concurrency), so two processes
+that receive requests for the same match apply each one once. Every change is a `MatchEvent`
+written in the same transaction as the new state; broadcasts happen after commit.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        LIVE = "live"
+        FINISHED = "finished"
+
+    player_a = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_a"
+    )
+    player_b = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_b"
+    )
+    best_of = models.PositiveSmallIntegerField()
+    # Seconds a striker has for a stroke; null = no shot clock (the default).
+    shot_clock = models.PositiveIntegerField(null=True, blank=True)
+    # Seconds a disconnected player has to come back before the opponent may claim.
+    reconnect_grace = models.PositiveIntegerField(default=60)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.LIVE)
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField()  # rules.match.match_to_json at `version`
+    # When the current turn began (for the shot clock); set with every event.
+    turn_started = models.DateTimeField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"match {self.pk}: {self.player_a} v {self.player_b} (best of {self.best_of})"
+
+
+class MatchEvent(models.Model):
+    """One state change of a match, numbered by the version it created."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    # The user whose request made this event (null for the server's own: start, shot clock).
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+    # The browser's id for the request, so a repeat is answered and never applied twice.
+    client_id = models.CharField(max_length=64, null=True, blank=True)
+    request = models.JSONField(default=dict)  # the validated request, for rebuilding
+    payload = models.JSONField()  # the broadcast body: ruling, trajectories, new state
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "version"], name="one_event_per_version"),
+            models.UniqueConstraint(
+                fields=["match", "actor", "client_id"], name="one_event_per_request"
+            ),
+        ]
+
+
+class Connection(models.Model):
+    """A live websocket, so presence and spectator counts work across processes."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    seat = models.CharField(max_length=1, blank=True)  # "A", "B" or "" for a spectator
+    opened = models.DateTimeField(auto_now_add=True)
+    # Refreshed by the consumer's heartbeat; a row older than the stale limit is a dead
+    # process's leftover and counts as gone.
+    last_seen = models.DateTimeField()
+
+
+class Absence(models.Model):
+    """When a seated player's last connection went away (cleared when they come back)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="absences")
+    seat = models.CharField(max_length=1)
+    since = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_absence")]

@@ -1,5 +1,9 @@
-"""WebSocket routes, mounted by snooker_site/asgi.py. The live-play issue fills this list."""
+"""WebSocket routes, mounted by snooker_site/asgi.py."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern] = []
+from game.consumers import MatchConsumer
+
+websocket_urlpatterns = [
+    path("ws/match/<int:match_id>/", MatchConsumer.as_asgi()),
+]

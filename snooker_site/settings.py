@@ -104,3 +104,21 @@ STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The live table (game/consumers.py, game/service.py). Seconds unless named otherwise.
+SNOOKER = {
+    # How long a disconnected player has to come back before the opponent may claim.
+    "RECONNECT_GRACE": int(os.environ.get("SNOOKER_RECONNECT_GRACE", "60")),
+    # How often a socket refreshes its presence row, and when a silent row counts as gone.
+    "HEARTBEAT": float(os.environ.get("SNOOKER_HEARTBEAT", "10")),
+    "CONNECTION_STALE": float(os.environ.get("SNOOKER_CONNECTION_STALE", "30")),
+    # Flood control per socket: a bucket of messages refilled at a steady rate; a socket that
+    # keeps sending into an empty bucket is closed (the match goes on).
+    "RATE_BURST": 40,
+    "RATE_PER_SECOND": 20.0,
+    "FLOOD_CLOSE_AFTER": 100,
+    # The striker's aim is relayed at most this often.
+    "AIM_PER_SECOND": 10.0,
+    # A reconnecting browser further behind than this gets a snapshot instead of events.
+    "RESYNC_EVENTS": 100,
+}

@@ -1,0 +1,270 @@
+"""The match websocket, `/ws/match/<id>/`: parse, authorise, hand to the service, broadcast.
+
+Nothing here decides an outcome. Every request goes through `game.service` in a thread (the
+ORM is synchronous); the events it stored are broadcast to the match group after it returns,
+that is after commit. The channel layer may drop a message, so each socket tracks the last
+version it sent and fills any gap from the database (on a later event, or on the browser's
+ping).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from datetime import datetime
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import timezone
+
+from game import service
+from game.models import Match
+from game.protocol import PROTOCOL_VERSION, client_in, server_out
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = 4008
+
+
+def group_name(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+class _Bucket:
+    """Token bucket: `burst` messages at once, refilled at `rate` per second."""
+
+    def __init__(self, burst: float, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens, self.stamp = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    match_id: int
+    seat: str | None
+    sent_version: int
+    greeted: bool
+
+    async def connect(self) -> None:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.seat = None
+        self.sent_version = 0
+        self.greeted = False
+        self.refused_in_row = 0
+        conf = settings.SNOOKER
+        self.bucket = _Bucket(conf["RATE_BURST"], conf["RATE_PER_SECOND"])
+        self.aim_bucket = _Bucket(1, conf["AIM_PER_SECOND"])
+        self.tasks: list[asyncio.Task[None]] = []
+        self.clock_task: asyncio.Task[None] | None = None
+        found = await database_sync_to_async(self._load_seat)()
+        if not found:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.accept()
+
+    def _load_seat(self) -> bool:
+        row = Match.objects.filter(pk=self.match_id).first()
+        if row is None:
+            return False
+        self.seat = service.seat_of(row, self.scope["user"])
+        return True
+
+    async def disconnect(self, code: int) -> None:
+        for task in [*self.tasks, *([self.clock_task] if self.clock_task else [])]:
+            task.cancel()
+        if not getattr(self, "greeted", False):
+            return
+        await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
+        await database_sync_to_async(service.disconnect)(
+            self.match_id, self.channel_name, self.seat
+        )
+        await self._broadcast_presence()
+
+    # --- receiving ----------------------------------------------------------------------------
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.take():
+            self.refused_in_row += 1
+            if self.refused_in_row >= settings.SNOOKER["FLOOD_CLOSE_AFTER"]:
+                await self.close(code=CLOSE_FLOOD)
+                return
+            await self.send(server_out.error("rate_limited", "too many messages; slow down"))
+            return
+        self.refused_in_row = 0
+        try:
+            message = client_in.parse(text_data if bytes_data is None else bytes_data)
+        except client_in.BadMessage as exc:
+            await self.send(server_out.error(exc.code, exc.message, exc.client_id))
+            return
+        if isinstance(message, client_in.Hello):
+            await self._hello(message)
+        elif not self.greeted:
+            await self.send(server_out.error("hello_first", "send hello before anything else"))
+        elif isinstance(message, client_in.Ping):
+            await self._ping(message)
+        elif isinstance(message, client_in.Aim):
+            await self._aim(message)
+        else:
+            await self._request(message)
+
+    async def _hello(self, message: client_in.Hello) -> None:
+        if message.protocol != PROTOCOL_VERSION:
+            await self.send(
+                server_out.error(
+                    "protocol",
+                    f"this server speaks protocol {PROTOCOL_VERSION}, not "
+                    f"{message.protocol}; reload the page",
+                )
+            )
+            return
+        if not self.greeted:
+            await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
+            await database_sync_to_async(service.connect)(
+                self.match_id, self.channel_name, self.seat
+            )
+            self.greeted = True
+            self.tasks.append(asyncio.create_task(self._heartbeat()))
+        row, snapshot, missed = await database_sync_to_async(self._resync)(message.last_version)
+        await self.send(
+            server_out.welcome(
+                self.match_id, self.seat, _players(row), None if missed else snapshot
+            )
+        )
+        if missed:
+            for text in missed:
+                await self.send(text)
+        self.sent_version = row.version
+        self._arm_clock(snapshot)
+        await self._broadcast_presence()
+
+    def _resync(self, last: int | None) -> tuple[Match, dict[str, Any], list[str] | None]:
+        row, snapshot = service.snapshot(self.match_id)
+        missed = None
+        if last is not None and last <= row.version:
+            missed = service.events_after(self.match_id, last, settings.SNOOKER["RESYNC_EVENTS"])
+            # Events written after the snapshot was read are caught by the version check.
+            if missed is not None and len(missed) != row.version - last:
+                missed = None
+        return row, snapshot, missed
+
+    async def _ping(self, message: client_in.Ping) -> None:
+        await self._catch_up()
+        await self.send(server_out.pong(self.sent_version))
+
+    async def _aim(self, message: client_in.Aim) -> None:
+        if self.seat is None:
+            await self.send(server_out.error("not_a_player", "spectators cannot aim"))
+            return
+        if not self.aim_bucket.take():
+            return  # throttled: the next aim message carries the newer position
+        cue = message.model_dump(exclude={"type"})
+        await self.channel_layer.group_send(
+            group_name(self.match_id),
+            {
+                "type": "match.aim",
+                "text": server_out.aim(self.seat, cue),
+                "sender": self.channel_name,
+            },
+        )
+
+    async def _request(self, message: client_in.ClientMessage) -> None:
+        client_id = getattr(message, "client_id", None)
+        try:
+            applied = await database_sync_to_async(service.submit)(
+                self.match_id, self.scope["user"], message
+            )
+        except service.ServiceError as exc:
+            await self.send(server_out.error(exc.code, exc.message, client_id))
+            return
+        assert client_id is not None
+        await self.send(server_out.ack(client_id, applied.version, applied.duplicate))
+        if applied.duplicate:
+            await self._catch_up()
+            return
+        versions = range(applied.version, applied.version + 1 + len(applied.extra))
+        for version, text in zip(versions, (applied.event, *applied.extra), strict=True):
+            await self._publish(version, text)
+
+    # --- broadcasting ---------------------------------------------------------------------------
+    async def _publish(self, version: int, text: str) -> None:
+        await self.channel_layer.group_send(
+            group_name(self.match_id), {"type": "match.event", "version": version, "text": text}
+        )
+
+    async def match_event(self, event: dict[str, Any]) -> None:
+        version = event["version"]
+        if version <= self.sent_version:
+            return  # already sent (a retry, or we caught up from the database)
+        if version > self.sent_version + 1:
+            await self._catch_up()
+            if version <= self.sent_version:
+                return
+        await self.send(event["text"])
+        self.sent_version = version
+        self._arm_clock(json.loads(event["text"])["snapshot"])
+
+    async def match_aim(self, event: dict[str, Any]) -> None:
+        if event["sender"] != self.channel_name:
+            await self.send(event["text"])
+
+    async def match_presence(self, event: dict[str, Any]) -> None:
+        await self.send(event["text"])
+
+    async def _catch_up(self) -> None:
+        """Send every stored event this socket has not sent yet (the layer may drop some)."""
+        missed = await database_sync_to_async(service.events_after)(
+            self.match_id, self.sent_version, settings.SNOOKER["RESYNC_EVENTS"]
+        )
+        if missed is None:
+            row, snapshot, _ = await database_sync_to_async(self._resync)(None)
+            await self.send(server_out.welcome(self.match_id, self.seat, _players(row), snapshot))
+            self.sent_version = row.version
+            return
+        for text in missed:
+            await self.send(text)
+            self.sent_version += 1
+
+    async def _broadcast_presence(self) -> None:
+        info = await database_sync_to_async(service.presence)(self.match_id)
+        await self.channel_layer.group_send(
+            group_name(self.match_id),
+            {"type": "match.presence", "text": server_out.presence(**info)},
+        )
+
+    # --- timers ---------------------------------------------------------------------------------
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(settings.SNOOKER["HEARTBEAT"])
+            await database_sync_to_async(service.heartbeat)(self.channel_name)
+
+    def _arm_clock(self, snapshot: dict[str, Any]) -> None:
+        """Every socket of the match watches the shot clock; the service settles it once."""
+        if self.clock_task is not None:
+            self.clock_task.cancel()
+            self.clock_task = None
+        deadline = snapshot["shot_clock"]["deadline"]
+        if deadline is not None:
+            when = datetime.fromisoformat(deadline)
+            self.clock_task = asyncio.create_task(self._expire(when, snapshot["version"]))
+
+    async def _expire(self, when: datetime, version: int) -> None:
+        delay = (when - timezone.now()).total_seconds()
+        await asyncio.sleep(max(0.0, delay) + 0.05)
+        with contextlib.suppress(Match.DoesNotExist):
+            texts = await database_sync_to_async(service.expire_shot_clock)(self.match_id, version)
+            for offset, text in enumerate(texts):
+                await self._publish(version + 1 + offset, text)
+
+
+def _players(row: Match) -> dict[str, str]:
+    return {"A": row.player_a.get_username(), "B": row.player_b.get_username()}

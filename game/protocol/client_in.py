@@ -1,0 +1,145 @@
+"""Messages a browser sends. Parsed with `parse()`; anything else is a `BadMessage`."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from rules.table import BALL_IDS, OBJECT_BALLS, WHITE
+
+MAX_MESSAGE_BYTES = 8192
+MAX_SPEED = 10.0  # m/s
+MISCUE_LIMIT = 0.5  # tip offset, fraction of the ball radius
+
+BallId = Literal[*OBJECT_BALLS]  # type: ignore[valid-type]
+ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Coordinate = Annotated[float, Field(ge=-2000.0, le=2000.0, allow_inf_nan=False)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+
+
+class Hello(_Message):
+    """First message: the protocol spoken and the last event version this browser has."""
+
+    type: Literal["hello"]
+    protocol: int
+    last_version: Annotated[int, Field(ge=0)] | None = None
+
+
+class _Cue(_Message):
+    angle: Annotated[float, Field(ge=-2 * math.pi, le=2 * math.pi, allow_inf_nan=False)]
+    speed: Annotated[float, Field(gt=0.0, le=MAX_SPEED, allow_inf_nan=False)]
+    side: Annotated[float, Field(ge=-MISCUE_LIMIT, le=MISCUE_LIMIT, allow_inf_nan=False)] = 0.0
+    height: Annotated[float, Field(ge=-MISCUE_LIMIT, le=MISCUE_LIMIT, allow_inf_nan=False)] = 0.0
+    cue_ball: tuple[Coordinate, Coordinate] | None = None
+
+    @field_validator("height")
+    @classmethod
+    def _within_miscue(cls, height: float, info: object) -> float:
+        side = getattr(info, "data", {}).get("side", 0.0)
+        if math.hypot(side, height) > MISCUE_LIMIT + 1e-9:
+            raise ValueError(f"tip offset beyond the miscue limit ({MISCUE_LIMIT} R)")
+        return height
+
+
+class Stroke(_Cue):
+    """Play a stroke. `version` is the event version the striker saw when aiming."""
+
+    type: Literal["stroke"]
+    client_id: ClientId
+    version: Annotated[int, Field(ge=0)]
+    nominated: BallId | None = None
+
+
+class Aim(_Cue):
+    """The striker's aim as it moves; relayed (throttled) to everyone watching."""
+
+    type: Literal["aim"]
+
+
+class Choose(_Message):
+    type: Literal["choose"]
+    client_id: ClientId
+    version: Annotated[int, Field(ge=0)]
+    option: Literal["play", "put_back", "replace", "from_d", "rebreak", "pass"]
+
+
+class Concede(_Message):
+    type: Literal["concede"]
+    client_id: ClientId
+    scope: Literal["frame", "match"]
+
+
+class Claim(_Message):
+    """Claim the frame or the match against an opponent away past the reconnect grace."""
+
+    type: Literal["claim"]
+    client_id: ClientId
+    scope: Literal["frame", "match"]
+
+
+class Ping(_Message):
+    """Keep-alive; carries the last version seen so the server can fill any gap."""
+
+    type: Literal["ping"]
+    version: Annotated[int, Field(ge=0)]
+
+
+ClientMessage = Annotated[
+    Hello | Stroke | Aim | Choose | Concede | Claim | Ping, Field(discriminator="type")
+]
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+TYPES = ("hello", "stroke", "aim", "choose", "concede", "claim", "ping")
+
+
+class BadMessage(ValueError):
+    """A message that does not parse; `code` is stable, the message is for people."""
+
+    def __init__(self, code: str, message: str, client_id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.client_id = client_id
+
+
+def parse(text: str | bytes | None) -> ClientMessage:
+    if text is None or isinstance(text, bytes):
+        raise BadMessage("bad_json", "messages are JSON text frames")
+    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        raise BadMessage("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise BadMessage("bad_json", f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise BadMessage("bad_message", "a message is a JSON object with a type")
+    client_id = data.get("client_id") if isinstance(data.get("client_id"), str) else None
+    if data.get("type") not in TYPES:
+        raise BadMessage("unknown_type", f"unknown message type {data.get('type')!r}", client_id)
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise BadMessage("invalid", f"{where}: {first['msg']}", client_id) from None
+
+
+__all__ = [
+    "BALL_IDS",
+    "WHITE",
+    "Aim",
+    "BadMessage",
+    "Choose",
+    "Claim",
+    "ClientMessage",
+    "Concede",
+    "Hello",
+    "Ping",
+    "Stroke",
+    "parse",
+]

@@ -1,0 +1,84 @@
+"""Helpers for driving the match websocket in-process (channels' WebsocketCommunicator)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from typing import Any
+
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from game.protocol import server_out
+from game.routing import websocket_urlpatterns
+
+_ids = itertools.count(1)
+ROUTER = URLRouter(websocket_urlpatterns)
+
+# A break from the D that first hits a red and pots nothing (B then plays).
+BREAK_CUE = (150.0, -1150.0)
+BREAK_AT = (120.0, 1127.65)
+
+
+def as_user(user: Any) -> Any:
+    """The router with `user` in the scope, as AuthMiddlewareStack would put it."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        return await ROUTER({**scope, "user": user or AnonymousUser()}, receive, send)
+
+    return app
+
+
+class Client:
+    """One browser: a communicator plus the protocol's bookkeeping."""
+
+    def __init__(self, match_id: int, user: Any = None) -> None:
+        self.ws = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
+        self.version = 0
+        self.seen: list[dict[str, Any]] = []
+
+    async def open(self, last_version: int | None = None) -> dict[str, Any]:
+        connected, _ = await self.ws.connect()
+        assert connected
+        await self.send({"type": "hello", "protocol": 1, "last_version": last_version})
+        welcome = await self.expect("welcome")
+        if welcome["snapshot"]:
+            self.version = welcome["snapshot"]["version"]
+        return welcome
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send_to(text_data=json.dumps(message))
+
+    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+        message = json.loads(await self.ws.receive_from(timeout=timeout))
+        server_out.SCHEMAS[message["type"]].model_validate(message)  # every message has a schema
+        self.seen.append(message)
+        if message["type"] == "event":
+            assert message["version"] == self.version + 1, "events arrive in order, once"
+            self.version = message["version"]
+        return message
+
+    async def expect(self, kind: str, timeout: float = 5) -> dict[str, Any]:
+        """The next message of this type (presence, aim and ack messages between are skipped)."""
+        while True:
+            message = await self.recv(timeout)
+            if message["type"] == kind:
+                return message
+            if message["type"] not in ("presence", "aim", "ack"):
+                raise AssertionError(f"expected {kind}, got {message}")
+
+    async def stroke(self, **fields: Any) -> str:
+        client_id = fields.pop("client_id", f"c{next(_ids)}")
+        message = {"type": "stroke", "client_id": client_id, "version": self.version,
+                   "angle": 0.0, "speed": 3.0, **fields}  # fmt: skip
+        await self.send(message)
+        return client_id
+
+    async def break_off(self, speed: float = 8.0) -> str:
+        angle = math.atan2(BREAK_AT[1] - BREAK_CUE[1], BREAK_AT[0] - BREAK_CUE[0])
+        return await self.stroke(angle=angle, speed=speed, cue_ball=list(BREAK_CUE))
+
+    async def close(self) -> None:
+        await self.ws.disconnect()

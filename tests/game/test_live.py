@@ -1,0 +1,288 @@
+"""Live matches over the websocket, in one process (in-memory layer): every flow of issue 4."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game import service
+from game.models import Match, MatchEvent
+from rules.match import match_from_json
+from tests.game.helpers import Client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def _trio(match, players):  # type: ignore[no-untyped-def]
+    a, b, s = Client(match.pk, players[0]), Client(match.pk, players[1]), Client(match.pk)
+    for c in (a, b, s):
+        await c.open()
+    return a, b, s
+
+
+async def test_welcome_gives_seat_players_and_snapshot(match, players) -> None:
+    a, b, s = await _trio(match, players)
+    seats = [m for c in (a, b, s) for m in c.seen if m["type"] == "welcome"]
+    assert [w["seat"] for w in seats] == ["A", "B", None]
+    snap = seats[0]["snapshot"]
+    assert seats[0]["players"] == {"A": "alice", "B": "bob"}
+    assert snap["version"] == 1 and snap["first_breaker"] == "A"
+    assert snap["frame"]["in_hand"] and snap["frame"]["opening"]
+    assert snap["scoreboard"]["points_remaining"] == 147
+    for c in (a, b, s):
+        await c.close()
+
+
+async def test_a_stroke_reaches_everyone_with_ruling_and_trajectories(match, players) -> None:
+    a, b, s = await _trio(match, players)
+    client_id = await a.break_off()
+    ack = await a.expect("ack")
+    assert ack == {"type": "ack", "client_id": client_id, "version": 2, "duplicate": False}
+    events = [await c.expect("event") for c in (a, b, s)]
+    assert events[0] == events[1] == events[2]
+    event = events[0]
+    assert event["kind"] == "stroke" and event["seat"] == "A"
+    assert event["ruling"]["foul"] is False and event["shot"]["first_contact"][0].startswith("red")
+    assert event["shot"]["trajectories"]["white"]  # closed-form segments, not samples
+    assert event["snapshot"]["scoreboard"]["to_act"] == "B"
+    assert len(json.dumps(event)) < 40_000
+    stored = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    assert stored.version == 2
+    for c in (a, b, s):
+        await c.close()
+
+
+async def test_out_of_turn_and_spectator_strokes_are_refused(match, players) -> None:
+    a, b, s = await _trio(match, players)
+    cid = await b.break_off()
+    assert (await b.expect("error"))["code"] == "not_your_turn"
+    cid = await s.break_off()
+    error = await s.expect("error")
+    assert error["code"] == "not_a_player" and error["client_id"] == cid
+    await a.send({"type": "choose", "client_id": "x1", "version": 1, "option": "play"})
+    assert (await a.expect("error"))["code"] == "no_choice_pending"
+    await a.stroke(cue_ball=[0, 0])  # outside the D
+    assert (await a.expect("error"))["code"] == "cue_ball_outside_d"
+    await a.stroke(version=0, cue_ball=[150, -1150])
+    assert (await a.expect("error"))["code"] == "stale_version"
+    stored = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    assert stored.version == 1
+    for c in (a, b, s):
+        await c.close()
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("{nope", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        ('{"type": "dance"}', "unknown_type"),
+        ('{"type": "stroke", "client_id": "a", "version": 1, "angle": 0, "speed": 99}', "invalid"),
+        ('{"type": "stroke", "client_id": "a", "version": 1, "angle": 0, "speed": 1, "x": 1}',
+         "invalid"),
+        ('{"type": "ping", "version": -1}', "invalid"),
+        ('{"type": "ping", "version": 1, "pad": "' + "x" * 9000 + '"}', "too_large"),
+    ],
+)  # fmt: skip
+async def test_bad_input_is_answered_and_changes_nothing(match, players, raw, code) -> None:
+    a = Client(match.pk, players[0])
+    await a.open()
+    await a.ws.send_to(text_data=raw)
+    assert (await a.expect("error"))["code"] == code
+    await a.send({"type": "ping", "version": 1})
+    assert (await a.expect("pong"))["version"] == 1  # the socket lives on
+    await a.close()
+
+
+async def test_hello_comes_first_and_speaks_our_protocol(match, players) -> None:
+    a = Client(match.pk, players[0])
+    await a.ws.connect()
+    await a.send({"type": "ping", "version": 0})
+    assert (await a.expect("error"))["code"] == "hello_first"
+    await a.send({"type": "hello", "protocol": 99})
+    assert (await a.expect("error"))["code"] == "protocol"
+    await a.close()
+
+
+async def test_unknown_match_closes_with_not_found(players, db) -> None:
+    a = Client(999, players[0])
+    connected, code = await a.ws.connect()
+    assert not connected and code == 4404
+
+
+async def test_a_repeated_client_id_never_plays_twice(match, players) -> None:
+    a, b, _ = await _trio(match, players)
+    cid = await a.break_off()
+    first = await a.expect("ack")
+    await a.expect("event")
+    a.version = 1  # the retry carries the version the first attempt was made at
+    await a.stroke(client_id=cid, angle=0.1, speed=8, cue_ball=[150, -1150])
+    again = await a.expect("ack")
+    assert again["version"] == first["version"] and again["duplicate"] is True
+    assert await database_sync_to_async(MatchEvent.objects.filter(match=match).count)() == 2
+    await a.close()
+    await b.close()
+
+
+async def test_foul_choice_and_rebreak(match, players) -> None:
+    """An opening stroke that hits nothing: B chooses; only B may, and rebreak re-racks."""
+    a, b, s = await _trio(match, players)
+    await a.stroke(angle=-1.5707963, speed=1.0, cue_ball=[150, -1150])  # towards the baulk cushion
+    await a.expect("event")
+    event = await s.expect("event")
+    assert event["ruling"]["foul"] and event["ruling"]["penalty"] == 4
+    assert sorted(event["ruling"]["choices"]) == ["play", "rebreak"]
+    assert event["snapshot"]["scoreboard"]["to_act"] == "B"
+    await a.send({"type": "choose", "client_id": "a-choice", "version": 2, "option": "play"})
+    assert (await a.expect("error"))["code"] == "not_your_choice"
+    await b.expect("event")
+    await b.send({"type": "choose", "client_id": "b-choice", "version": 2, "option": "rebreak"})
+    await b.expect("ack")
+    event = await s.expect("event")
+    frame = event["snapshot"]["frame"]
+    assert event["kind"] == "choice" and frame["opening"] and frame["in_hand"]
+    assert frame["striker"] == "A" and frame["scores"] == {"A": 0, "B": 4}
+    for c in (a, b, s):
+        await c.close()
+
+
+async def test_reconnect_receives_exactly_what_it_missed(match, players) -> None:
+    a, b, s = await _trio(match, players)
+    await s.close()
+    await a.break_off()
+    await b.expect("event")
+    await b.stroke(angle=-1.5707963, speed=0.5)  # B misses everything from where it lies
+    await b.expect("event")
+    back = Client(match.pk)
+    back.version = 1
+    welcome = await back.open(last_version=1)
+    assert welcome["snapshot"] is None
+    missed = [await back.expect("event"), await back.expect("event")]
+    assert [e["version"] for e in missed] == [2, 3]
+    fresh = Client(match.pk)
+    welcome = await fresh.open(last_version=None)
+    assert welcome["snapshot"]["version"] == 3
+    for c in (a, b, back, fresh):
+        await c.close()
+
+
+async def test_events_replay_to_the_snapshot_and_strokes_rebuild_the_match(match, players) -> None:
+    a, b, _ = await _trio(match, players)
+    await a.break_off()
+    await a.expect("event")
+    await b.expect("event")
+    await b.stroke(angle=-1.5707963, speed=0.5)  # B hits nothing: a foul, A decides
+    assert (await a.expect("event"))["ruling"]["foul"]
+    await a.send({"type": "choose", "client_id": "a-play", "version": 3, "option": "put_back"})
+    assert (await a.expect("event"))["kind"] == "choice"
+    await a.send({"type": "concede", "client_id": "a-concede", "scope": "frame"})
+    assert (await a.expect("event"))["kind"] == "concede"
+
+    def check() -> None:
+        events = [e.payload for e in MatchEvent.objects.filter(match=match).order_by("version")]
+        snapshot = events[0]["snapshot"]
+        for event in events[1:]:
+            assert event["version"] == snapshot["version"] + 1
+            snapshot = event["snapshot"]
+        _, current = service.snapshot(match.pk)
+        assert snapshot == current
+        stored = match_from_json(Match.objects.get(pk=match.pk).state)
+        assert service.rebuild(match.pk) == stored
+        assert len(stored.frames) == 1 and stored.frames[0].winner == "B"
+
+    await database_sync_to_async(check)()
+    await a.close()
+    await b.close()
+
+
+async def test_aim_is_relayed_to_others_only(match, players) -> None:
+    a, b, s = await _trio(match, players)
+    await a.send({"type": "aim", "angle": 1.0, "speed": 4.0, "cue_ball": [150, -1150]})
+    for c in (b, s):
+        aim = await c.expect("aim")
+        assert aim["seat"] == "A" and aim["angle"] == 1.0
+    await s.send({"type": "aim", "angle": 1.0, "speed": 4.0})
+    assert (await s.expect("error"))["code"] == "not_a_player"
+    for c in (a, b, s):
+        await c.close()
+
+
+async def test_a_flood_is_refused_then_closed_and_the_match_goes_on(
+    match, players, settings
+) -> None:
+    settings.SNOOKER = {**settings.SNOOKER, "RATE_BURST": 5, "RATE_PER_SECOND": 0.01,
+                        "FLOOD_CLOSE_AFTER": 10}  # fmt: skip
+    a, b, _ = await _trio(match, players)
+    for _ in range(5):
+        await b.send({"type": "ping", "version": 1})
+    codes = []
+    for _ in range(9):
+        await b.send({"type": "ping", "version": 1})
+    for _ in range(30):
+        message = await b.ws.receive_output(timeout=2)
+        if message["type"] == "websocket.close":
+            codes.append(message.get("code"))
+            break
+    assert codes == [4008]
+    await a.break_off()
+    assert (await a.expect("ack"))["version"] == 2  # the match goes on
+    await a.close()
+
+
+async def test_claim_after_the_grace_only(players, db) -> None:
+    patient = await database_sync_to_async(service.create_match)(
+        players[0], players[1], 3, draw="A", reconnect_grace=60
+    )
+    quick = await database_sync_to_async(service.create_match)(
+        players[0], players[1], 3, draw="A", reconnect_grace=0
+    )
+    for m, code in ((patient, "not_claimable"), (quick, None)):
+        a, b = Client(m.pk, players[0]), Client(m.pk, players[1])
+        await a.open()
+        await b.open()
+        await b.close()
+        presence = await a.expect("presence")
+        while presence["players"]["B"]["online"]:
+            presence = await a.expect("presence")
+        assert presence["players"]["B"]["claim_from"] is not None
+        await a.send({"type": "claim", "client_id": "claim", "scope": "match"})
+        if code:
+            assert (await a.expect("error"))["code"] == code
+        else:
+            event = await a.expect("event")
+            assert event["kind"] == "claim" and event["snapshot"]["winner"] == "A"
+            assert event["snapshot"]["status"] == "finished"
+        await a.close()
+
+
+async def test_shot_clock_runs_out_into_a_foul(players, db) -> None:
+    m = await database_sync_to_async(service.create_match)(
+        players[0], players[1], 1, draw="A", shot_clock=1
+    )
+    a, b = Client(m.pk, players[0]), Client(m.pk, players[1])
+    await a.open()
+    await b.open()
+    event = await b.expect("event", timeout=5)
+    assert event["kind"] == "shot_clock" and event["ruling"]["foul"]
+    assert event["ruling"]["penalty"] == 4 and event["snapshot"]["frame"]["scores"]["B"] == 4
+    await asyncio.sleep(0.2)
+    assert await database_sync_to_async(MatchEvent.objects.filter(match=m).count)() == 2
+    await a.close()
+    await b.close()
+
+
+async def test_spectators_counted_in_presence(match, players) -> None:
+    a = Client(match.pk, players[0])
+    await a.open()
+    viewers = [Client(match.pk) for _ in range(3)]
+    for v in viewers:
+        await v.open()
+    presence = await a.expect("presence")
+    while presence["spectators"] < 3:
+        presence = await a.expect("presence")
+    assert presence["players"]["A"]["online"] and not presence["players"]["B"]["online"]
+    for c in (a, *viewers):
+        await c.close()
