@@ -122,3 +122,7 @@ SNOOKER = {
     # A reconnecting browser further behind than this gets a snapshot instead of events.
     "RESYNC_EVENTS": 100,
 }
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "index"
+LOGOUT_REDIRECT_URL = "index"

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
@@ -10,6 +11,7 @@ from django.test import Client
 from snooker_site.asgi import application
 
 
+@pytest.mark.django_db
 def test_home_page_names_the_club(client: Client) -> None:
     response = client.get("/")
     assert response.status_code == 200
