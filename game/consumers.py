@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from datetime import datetime
 from typing import Any
@@ -24,6 +25,8 @@ from django.utils import timezone
 from game import service
 from game.models import Match
 from game.protocol import PROTOCOL_VERSION, client_in, server_out
+
+log = logging.getLogger(__name__)
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4008
@@ -144,7 +147,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             for text in missed:
                 await self.send(text)
         self.sent_version = row.version
-        self._arm_clock(snapshot)
+        self._arm_clock(snapshot["shot_clock"]["deadline"], row.version)
         await self._broadcast_presence()
 
     def _resync(self, last: int | None) -> tuple[Match, dict[str, Any], list[str] | None]:
@@ -186,6 +189,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except service.ServiceError as exc:
             await self.send(server_out.error(exc.code, exc.message, client_id))
             return
+        except Exception:
+            # A bug must not cost the player the connection, nor the match its state: the
+            # transaction rolled back, so the request simply did not happen.
+            log.exception("request failed in match %s: %r", self.match_id, message)
+            await self.send(server_out.error("internal", "the server failed; try again", client_id))
+            return
         assert client_id is not None
         await self.send(server_out.ack(client_id, applied.version, applied.duplicate))
         if applied.duplicate:
@@ -197,8 +206,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # --- broadcasting ---------------------------------------------------------------------------
     async def _publish(self, version: int, text: str) -> None:
+        # The text is parsed once here, not by every socket: receivers only need the clock.
+        deadline = json.loads(text)["snapshot"]["shot_clock"]["deadline"]
         await self.channel_layer.group_send(
-            group_name(self.match_id), {"type": "match.event", "version": version, "text": text}
+            group_name(self.match_id),
+            {"type": "match.event", "version": version, "text": text, "deadline": deadline},
         )
 
     async def match_event(self, event: dict[str, Any]) -> None:
@@ -211,7 +223,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return
         await self.send(event["text"])
         self.sent_version = version
-        self._arm_clock(json.loads(event["text"])["snapshot"])
+        self._arm_clock(event["deadline"], version)
 
     async def match_aim(self, event: dict[str, Any]) -> None:
         if event["sender"] != self.channel_name:
@@ -233,6 +245,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         for text in missed:
             await self.send(text)
             self.sent_version += 1
+        if missed:
+            self._arm_clock(
+                json.loads(missed[-1])["snapshot"]["shot_clock"]["deadline"], self.sent_version
+            )
 
     async def _broadcast_presence(self) -> None:
         info = await database_sync_to_async(service.presence)(self.match_id)
@@ -247,15 +263,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(settings.SNOOKER["HEARTBEAT"])
             await database_sync_to_async(service.heartbeat)(self.channel_name)
 
-    def _arm_clock(self, snapshot: dict[str, Any]) -> None:
+    def _arm_clock(self, deadline: str | None, version: int) -> None:
         """Every socket of the match watches the shot clock; the service settles it once."""
         if self.clock_task is not None:
             self.clock_task.cancel()
             self.clock_task = None
-        deadline = snapshot["shot_clock"]["deadline"]
         if deadline is not None:
             when = datetime.fromisoformat(deadline)
-            self.clock_task = asyncio.create_task(self._expire(when, snapshot["version"]))
+            self.clock_task = asyncio.create_task(self._expire(when, version))
 
     async def _expire(self, when: datetime, version: int) -> None:
         delay = (when - timezone.now()).total_seconds()

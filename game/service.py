@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
@@ -306,6 +306,9 @@ def submit(match_id: int, user: User, message: client_in.ClientMessage) -> Appli
             request = message.model_dump(exclude={"type", "client_id"})
             payload = _store(row, new, kind, seat, request, ruling, shot, user, client_id)  # type: ignore[arg-type]
             extra = _toss_if_due(row, new)
+    except OperationalError:
+        # SQLite refuses a second writer while one holds the lock: nothing was written.
+        raise ServiceError("busy", "the table is busy; try again") from None
     except IntegrityError:
         # The same client id raced in through another process: answer with what was stored.
         seen = MatchEvent.objects.filter(match_id=match_id, actor=user, client_id=client_id).first()

@@ -1,0 +1,83 @@
+"""The service's guarantees: one write per version, one event per request, nothing on refusal."""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+
+import pytest
+from django.db import connection
+
+from game import service
+from game.models import Match, MatchEvent
+from game.protocol import client_in
+from rules.match import match_from_json
+from tests.game.helpers import BREAK_AT, BREAK_CUE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _break(client_id: str, version: int = 1) -> client_in.Stroke:
+    angle = math.atan2(BREAK_AT[1] - BREAK_CUE[1], BREAK_AT[0] - BREAK_CUE[0])
+    return client_in.Stroke(
+        type="stroke", client_id=client_id, version=version, angle=angle, speed=8.0,
+        cue_ball=BREAK_CUE,
+    )  # fmt: skip
+
+
+def test_a_write_computed_from_an_old_version_is_a_conflict(match, players) -> None:
+    stale = Match.objects.get(pk=match.pk)
+    service.submit(match.pk, players[0], _break("first"))
+    state = match_from_json(stale.state)
+    with pytest.raises(service.ServiceError) as err:
+        service._store(stale, state, "concede", "A", {}, None, None)
+    assert err.value.code == "conflict"
+    assert Match.objects.get(pk=match.pk).version == 2
+    assert MatchEvent.objects.filter(match=match).count() == 2
+
+
+def test_the_same_request_is_applied_once(match, players) -> None:
+    first = service.submit(match.pk, players[0], _break("same"))
+    again = service.submit(match.pk, players[0], _break("same"))
+    assert not first.duplicate and again.duplicate
+    assert again.version == first.version == 2
+    assert json.loads(again.event) == json.loads(first.event)
+    assert MatchEvent.objects.filter(match=match, kind="stroke").count() == 1
+
+
+def test_racing_strokes_apply_once(match, players) -> None:
+    """Two requests for the same turn at once (two tabs, two processes): one stroke is played."""
+    results: list[object] = []
+
+    def play(client_id: str) -> None:
+        try:
+            results.append(service.submit(match.pk, players[0], _break(client_id)))
+        except service.ServiceError as exc:
+            results.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=play, args=(f"tab{i}",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    applied = [r for r in results if isinstance(r, service.Applied)]
+    assert len(applied) == 1, results
+    refused = [r for r in results if r not in applied]
+    assert set(refused) <= {"stale_version", "not_your_turn", "conflict", "busy"}, refused
+    assert MatchEvent.objects.filter(match=match, kind="stroke").count() == 1
+
+
+def test_refusals_write_nothing(match, players) -> None:
+    bad = [
+        (players[1], _break("b")),  # out of turn
+        (players[0], _break("c", version=7)),  # stale
+        (players[0], client_in.Choose(type="choose", client_id="d", version=1, option="play")),
+    ]
+    for user, message in bad:
+        with pytest.raises(service.ServiceError):
+            service.submit(match.pk, user, message)
+    assert MatchEvent.objects.filter(match=match).count() == 1
+    assert Match.objects.get(pk=match.pk).version == 1
