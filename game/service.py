@@ -43,6 +43,18 @@ class ServiceError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Change:
+    """A new match state and what made it: the body of one event."""
+
+    state: MatchState
+    kind: str
+    seat: Player | None
+    request: dict[str, Any]
+    ruling: Ruling | None = None
+    shot: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Applied:
     version: int  # the version the request created (or created the first time)
     event: str  # the event as sent to browsers (JSON text)
@@ -176,57 +188,51 @@ def create_match(
             reconnect_grace=grace, version=1, state=match_to_json(state),
             turn_started=timezone.now(),
         )  # fmt: skip
-        payload = _event(row, state, "start", None, {"draw": winner}, None, None)
+        payload = _event(row, Change(state, "start", None, {"draw": winner}))
         MatchEvent.objects.create(match=row, version=1, kind="start", payload=payload)
     return row
 
 
-def _event(
-    row: Match,
-    state: MatchState,
-    kind: str,
-    seat: Player | None,
-    request: dict[str, Any],
-    ruling: Ruling | None,
-    shot: dict[str, Any] | None,
-) -> dict[str, Any]:
+def _event(row: Match, change: Change) -> dict[str, Any]:
     return {
         "type": "event",
         "version": row.version,
-        "kind": kind,
-        "seat": seat,
-        "request": request,
-        "ruling": ruling_json(ruling) if ruling else None,
-        "shot": shot,
-        "snapshot": public_snapshot(row, state),
+        "kind": change.kind,
+        "seat": change.seat,
+        "request": change.request,
+        "ruling": ruling_json(change.ruling) if change.ruling else None,
+        "shot": change.shot,
+        "snapshot": public_snapshot(row, change.state),
     }
 
 
 def _compute(
     row: Match, state: MatchState, seat: Player, message: client_in.ClientMessage
-) -> tuple[str, MatchState, Ruling, dict[str, Any] | None]:
+) -> Change:
     """The new match state for a request (pure rules; raises IllegalRequest)."""
+    request = message.model_dump(exclude={"type", "client_id"})
     if isinstance(message, client_in.Stroke):
         if message.version != row.version:
             raise IllegalRequest("stale_version", f"the table changed (now version {row.version})")
-        request = StrokeRequest(
+        stroke = StrokeRequest(
             angle=message.angle, speed=message.speed, side=message.side, height=message.height,
             nominated=message.nominated, cue_ball=message.cue_ball,
         )  # fmt: skip
         rules_match.check_live(state)
-        frame, ruling, result = play_stroke(state.frame, seat, request)
-        return "stroke", rules_match.advance(state, frame), ruling, result.to_json()
+        frame, ruling, result = play_stroke(state.frame, seat, stroke)
+        new = rules_match.advance(state, frame)
+        return Change(new, "stroke", seat, request, ruling, result.to_json())
     if isinstance(message, client_in.Choose):
         if message.version != row.version:
             raise IllegalRequest("stale_version", f"the table changed (now version {row.version})")
         new, ruling = rules_match.choose(state, seat, message.option)
-        return "choice", new, ruling, None
+        return Change(new, "choice", seat, request, ruling)
     if isinstance(message, client_in.Concede):
         if message.scope == "match":
             new, ruling = rules_match.concede_match(state, seat)
         else:
             new, ruling = rules_match.concede_frame(state, seat)
-        return "concede", new, ruling, None
+        return Change(new, "concede", seat, request, ruling)
     if isinstance(message, client_in.Claim):
         absent = opponent(seat)
         if not claimable(row, absent):
@@ -235,36 +241,28 @@ def _compute(
             new, ruling = rules_match.concede_match(state, absent)
         else:
             new, ruling = rules_match.concede_frame(state, absent)
-        return "claim", new, ruling, None
+        return Change(new, "claim", seat, request, ruling)
     raise IllegalRequest("bad_request", f"{message.type} changes nothing")
 
 
 def _store(
-    row: Match,
-    state: MatchState,
-    kind: str,
-    seat: Player | None,
-    request: dict[str, Any],
-    ruling: Ruling | None,
-    shot: dict[str, Any] | None,
-    actor: AbstractBaseUser | None = None,
-    client_id: str | None = None,
+    row: Match, change: Change, actor: User | None = None, client_id: str | None = None
 ) -> dict[str, Any]:
     """Write version N + 1 if the match is still at N; raise a conflict otherwise."""
     before = row.version
     row.version = before + 1
-    row.state = match_to_json(state)
-    row.status = Match.Status.FINISHED if state.over else Match.Status.LIVE
+    row.state = match_to_json(change.state)
+    row.status = Match.Status.FINISHED if change.state.over else Match.Status.LIVE
     row.turn_started = timezone.now()
     updated = Match.objects.filter(pk=row.pk, version=before).update(
         version=row.version, state=row.state, status=row.status, turn_started=row.turn_started
     )
     if not updated:
         raise ServiceError("conflict", "another request changed the match first; try again")
-    payload = _event(row, state, kind, seat, request, ruling, shot)
+    payload = _event(row, change)
     MatchEvent.objects.create(
-        match=row, version=row.version, kind=kind, actor=actor, client_id=client_id,
-        request=request, payload=payload,
+        match=row, version=row.version, kind=change.kind, actor=actor, client_id=client_id,
+        request=change.request, payload=payload,
     )  # fmt: skip
     return payload
 
@@ -276,7 +274,7 @@ def _toss_if_due(row: Match, state: MatchState) -> list[dict[str, Any]]:
         return []
     winner: Player = secrets.choice(("A", "B"))
     new, ruling = rules_match.toss(state, winner)
-    return [_store(row, new, "toss", None, {"winner": winner}, ruling, None)]
+    return [_store(row, Change(new, "toss", None, {"winner": winner}, ruling))]
 
 
 def _dumps(payload: dict[str, Any]) -> str:
@@ -300,12 +298,11 @@ def submit(match_id: int, user: User, message: client_in.ClientMessage) -> Appli
                 raise ServiceError("not_a_player", "only the two players may play")
             state = match_from_json(row.state)
             try:
-                kind, new, ruling, shot = _compute(row, state, seat, message)
+                change = _compute(row, state, seat, message)
             except IllegalRequest as exc:
                 raise ServiceError(exc.code, exc.detail) from None
-            request = message.model_dump(exclude={"type", "client_id"})
-            payload = _store(row, new, kind, seat, request, ruling, shot, user, client_id)  # type: ignore[arg-type]
-            extra = _toss_if_due(row, new)
+            payload = _store(row, change, user, client_id)
+            extra = _toss_if_due(row, change.state)
     except OperationalError:
         # SQLite refuses a second writer while one holds the lock: nothing was written.
         raise ServiceError("busy", "the table is busy; try again") from None
@@ -331,7 +328,7 @@ def expire_shot_clock(match_id: int, version: int) -> list[str]:
         striker = state.frame.striker
         frame, ruling = referee.time_foul(state.frame, striker)
         new = rules_match.advance(state, frame)
-        payload = _store(row, new, "shot_clock", striker, {}, ruling, None)
+        payload = _store(row, Change(new, "shot_clock", striker, {}, ruling))
         return [_dumps(payload), *map(_dumps, _toss_if_due(row, new))]
 
 

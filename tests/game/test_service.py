@@ -31,7 +31,7 @@ def test_a_write_computed_from_an_old_version_is_a_conflict(match, players) -> N
     service.submit(match.pk, players[0], _break("first"))
     state = match_from_json(stale.state)
     with pytest.raises(service.ServiceError) as err:
-        service._store(stale, state, "concede", "A", {}, None, None)
+        service._store(stale, service.Change(state, "concede", "A", {}))
     assert err.value.code == "conflict"
     assert Match.objects.get(pk=match.pk).version == 2
     assert MatchEvent.objects.filter(match=match).count() == 2
