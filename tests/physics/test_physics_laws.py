@@ -261,3 +261,24 @@ def test_everyday_strokes_are_consistent(speed: float, side: float, height: floa
     r = simulate(balls, Strike(cue, angle, speed, side, height))
     assert r.first_contact == ("red3",)
     check_stroke(r, {**balls, "white": cue})
+
+
+# --- resting contacts --------------------------------------------------------------------------
+def test_push_through_a_touching_ball_ends_quickly_and_cleanly() -> None:
+    # The cue ball frozen to a red, rolled slowly through it: a push, many gentle contacts.
+    balls = {"red1": (0.0, 2 * R)}
+    r = simulate(balls, Strike((0.0, 0.0), UP, 0.3, height=0.4))
+    assert r.first_contact == ("red1",)
+    assert len(r.events) < 200
+    check_stroke(r, {**balls, "white": (0.0, 0.0)}, samples=5)
+    assert r.positions["red1"][1] > r.positions["white"][1] + 2 * R - 1e-6
+
+
+def test_ball_frozen_to_a_cushion_struck_into_it() -> None:
+    balls = {"red1": (0.0, 1784.5 - R)}
+    r = simulate(balls, Strike((0.0, 1784.5 - 3 * R - 5.0), UP, 1.0))
+    kinds = [e.kind for e in r.events]
+    assert kinds[0] is EventKind.BALL_BALL and EventKind.BALL_CUSHION in kinds
+    check_stroke(r, {**balls, "white": (0.0, 1784.5 - 3 * R - 5.0)}, samples=5)
+    # The red comes off the cushion and the white rebounds: both end below the cushion line.
+    assert r.positions["white"][1] < r.positions["red1"][1] - 2 * R + 1e-6

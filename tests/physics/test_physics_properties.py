@@ -21,7 +21,8 @@ Point = tuple[float, float]
 
 @st.composite
 def layouts(draw: st.DrawFn) -> dict[str, Point]:
-    """The cue ball and 1-6 object balls, anywhere on the bed, apart (some touching)."""
+    """The cue ball and 1-6 object balls, anywhere on the bed, apart (some touching each other
+    or a cushion)."""
     count = draw(st.integers(1, 6))
     names = draw(st.permutations(OBJECT_BALLS))[:count]
     placed: dict[str, Point] = {}
@@ -37,6 +38,11 @@ def layouts(draw: st.DrawFn) -> dict[str, Point]:
                     draw(st.floats(-HALF_WIDTH + R, HALF_WIDTH - R)),
                     draw(st.floats(-HALF_LENGTH + R, HALF_LENGTH - R)),
                 )
+                if draw(st.integers(0, 5)) == 0:  # frozen to a cushion
+                    if draw(st.booleans()):
+                        p = (math.copysign(HALF_WIDTH - R, p[0]), p[1])
+                    else:
+                        p = (p[0], math.copysign(HALF_LENGTH - R, p[1]))
             if on_surface(p) and all(math.dist(p, q) >= 2 * R for q in placed.values()):
                 placed[name] = p
                 break

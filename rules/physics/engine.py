@@ -1,0 +1,724 @@
+"""The event-based core: closed-form motion between events, events found analytically.
+
+Internal representation (for speed): every ball has a mutable list `seg` describing its
+current closed-form segment, indexed by the constants below; a segment is valid from its start
+time T0 to the next event that involves the ball. Only `simulate_raw` is used from outside;
+the typed, frozen results are built in rules/physics/shot.py.
+
+Motion within a segment (τ = t - T0):
+    p(τ) = p0 + v0 τ + ½ a τ²,      ωx,y(τ) = ω0 + dω τ,
+    ωz(τ) = ωz0 + dωz τ until it reaches 0, then 0 (spin about the vertical axis never
+    reverses by friction).
+"""
+
+from __future__ import annotations
+
+import math
+from heapq import heappop, heappush
+from typing import Final
+
+from .constants import (
+    COS_THETA,
+    E_BALL,
+    E_CUSHION,
+    MU_BALL,
+    MU_CUSHION,
+    ROLL_DECEL,
+    SIN_THETA,
+    SLIDE_DECEL,
+    SPIN_DECEL,
+    R,
+)
+from .geometry import FALLS, KNUCKLES, RAILS
+
+INF: Final = math.inf
+D: Final = 2.0 * R
+DD: Final = D * D
+
+# segment fields
+T0, X, Y, VX, VY, AX, AY, WX, WY, WZ, DWX, DWY, DWZ, T1, ST, TZ = range(16)
+
+# states
+SLIDING: Final = 0
+ROLLING: Final = 1
+SPINNING: Final = 2
+STATIONARY: Final = 3
+POCKETED: Final = 4
+
+# event kinds (the order breaks ties between simultaneous events)
+EV_BALL_BALL: Final = 0
+EV_CUSHION: Final = 1
+EV_JAW: Final = 2
+EV_POCKET: Final = 3
+EV_SLIDE_ROLL: Final = 4
+EV_SLIDE_REST: Final = 5
+EV_ROLL_REST: Final = 6
+EV_SPIN_REST: Final = 7
+EV_TRANSITION: Final = 8  # internal: a predicted state transition, resolved on pop
+
+# tolerances
+EPS_SLIP: Final = 1e-6  # mm/s: contact-point slip below this is rolling
+EPS_V: Final = 1e-6  # mm/s: speed below this is at rest
+EPS_W: Final = 1e-9  # rad/s: vertical spin below this is none
+EPS_D: Final = 1e-9  # mm: "touching" a cushion face
+EPS_F: Final = 1e-6  # mm²: |d|² - (2R)², "touching" another ball or a jaw (gap ~1e-8 mm)
+# Touching bodies part at no less than this (resting contacts, see collide_balls).
+V_PUSH: Final = 10.0  # mm/s
+
+_KSLIDE_W: Final = 5.0 * SLIDE_DECEL / (2.0 * R)
+_RAILS: Final = tuple(
+    (r.normal[0], r.normal[1], r.face - R, r.tangent[0], r.tangent[1], r.lo, r.hi) for r in RAILS
+)
+_JAWS: Final = tuple(
+    (j.centre[0], j.centre[1], (j.radius + R) * (j.radius + R), j.radius + R) for _, j in KNUCKLES
+)
+_FALLS: Final = tuple((f.inward[0], f.inward[1], f.depth) for f in FALLS)
+
+Seg = list[float]
+# (time, kind, ball, other ball or -1 / cushion / jaw / pocket index, positions...)
+RawEvent = tuple[float, int, int, int, float, float, float, float]
+
+
+def make_segment(
+    t: float, x: float, y: float, vx: float, vy: float, wx: float, wy: float, wz: float
+) -> Seg:
+    """The segment starting at time t from this state; the state follows from the slip."""
+    if -EPS_W < wz < EPS_W:
+        wz = 0.0
+    if wz > 0.0:
+        dwz = -SPIN_DECEL
+        tz = t + wz / SPIN_DECEL
+    elif wz < 0.0:
+        dwz = SPIN_DECEL
+        tz = t - wz / SPIN_DECEL
+    else:
+        dwz = 0.0
+        tz = t
+    ux = vx - R * wy
+    uy = vy + R * wx
+    slip = math.sqrt(ux * ux + uy * uy)
+    if slip > EPS_SLIP:
+        kx = ux / slip
+        ky = uy / slip
+        return [
+            t, x, y, vx, vy, -SLIDE_DECEL * kx, -SLIDE_DECEL * ky,
+            wx, wy, wz, -_KSLIDE_W * ky, _KSLIDE_W * kx, dwz,
+            t + 2.0 * slip / (7.0 * SLIDE_DECEL), SLIDING, tz,
+        ]  # fmt: skip
+    speed = math.sqrt(vx * vx + vy * vy)
+    if speed > EPS_V:
+        kx = vx / speed
+        ky = vy / speed
+        ax = -ROLL_DECEL * kx
+        ay = -ROLL_DECEL * ky
+        return [
+            t, x, y, vx, vy, ax, ay, -vy / R, vx / R, wz, -ay / R, ax / R, dwz,
+            t + speed / ROLL_DECEL, ROLLING, tz,
+        ]  # fmt: skip
+    return rest_segment(t, x, y, wz)
+
+
+def rest_segment(t: float, x: float, y: float, wz: float) -> Seg:
+    if -EPS_W < wz < EPS_W:
+        wz = 0.0
+    if wz == 0.0:
+        return [t, x, y, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, INF, STATIONARY, t]
+    dwz = -SPIN_DECEL if wz > 0.0 else SPIN_DECEL
+    tz = t + abs(wz) / SPIN_DECEL
+    return [t, x, y, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wz, 0.0, 0.0, dwz, tz, SPINNING, tz]
+
+
+def kinematics(s: Seg, t: float) -> tuple[float, float, float, float]:
+    """Position and velocity at time t."""
+    tau = t - s[T0]
+    ax = s[AX]
+    ay = s[AY]
+    return (
+        s[X] + (s[VX] + 0.5 * ax * tau) * tau,
+        s[Y] + (s[VY] + 0.5 * ay * tau) * tau,
+        s[VX] + ax * tau,
+        s[VY] + ay * tau,
+    )
+
+
+def spin(s: Seg, t: float) -> tuple[float, float, float]:
+    tau = t - s[T0]
+    wz = 0.0 if t >= s[TZ] else s[WZ] + s[DWZ] * tau
+    return s[WX] + s[DWX] * tau, s[WY] + s[DWY] * tau, wz
+
+
+# --- polynomial roots ------------------------------------------------------------------------
+def quad_roots(a: float, b: float, c: float) -> tuple[float, ...]:
+    """Real roots of a τ² + b τ + c, ascending (numerically stable form)."""
+    if a == 0.0:
+        if b == 0.0:
+            return ()
+        return (-c / b,)
+    disc = b * b - 4.0 * a * c
+    if disc < 0.0:
+        return ()
+    sq = math.sqrt(disc)
+    q = -0.5 * (b + sq) if b >= 0.0 else -0.5 * (b - sq)
+    if q == 0.0:
+        return (0.0,)
+    r1 = q / a
+    r2 = c / q
+    return (r1, r2) if r1 <= r2 else (r2, r1)
+
+
+def _cubic_root(
+    k3: float, k2: float, k1: float, k0: float, lo: float, hi: float, glo: float
+) -> float:
+    """The root of a cubic monotonic on [lo, hi] where it changes sign (safeguarded Newton)."""
+    x = 0.5 * (lo + hi)
+    rising = glo < 0.0
+    for _ in range(100):
+        g = ((k3 * x + k2) * x + k1) * x + k0
+        if g == 0.0:
+            return x
+        if (g < 0.0) == rising:
+            lo = x
+        else:
+            hi = x
+        if hi - lo <= 1e-15 * (1.0 + hi):
+            break
+        dg = (3.0 * k3 * x + 2.0 * k2) * x + k1
+        nx = x - g / dg if dg != 0.0 else lo
+        x = nx if lo < nx < hi else 0.5 * (lo + hi)
+    return x
+
+
+def contact_time(
+    cx: float, cy: float, bx: float, by: float, ax: float, ay: float, dd: float, h: float
+) -> float:
+    """First τ in [0, h] at which |d(τ)| = √dd is reached from outside, d = C + Bτ + Aτ².
+
+    INF if none. Touching and approaching at τ = 0 gives 0.
+    """
+    c0 = cx * cx + cy * cy - dd
+    g0 = bx * cx + by * cy
+    # Touching and approaching (faster than rounding: |C| ≈ 2R, so g0 = -1e-9 is ~1e-11 mm/s).
+    if c0 <= EPS_F and g0 < -1e-9:
+        return 0.0
+    aa = ax * ax + ay * ay
+    bb = bx * bx + by * by
+    cross = ax * by - ay * bx
+    if cross * cross <= 1e-24 * aa * bb:
+        # Straight relative path: d = C + s(τ) u with s(τ) = sb τ + sa τ².
+        if bb > 0.0:
+            n = math.sqrt(bb)
+            ux = bx / n
+            uy = by / n
+        elif aa > 0.0:
+            n = math.sqrt(aa)
+            ux = ax / n
+            uy = ay / n
+        else:
+            return INF
+        sb = bx * ux + by * uy
+        sa = ax * ux + ay * uy
+        cu = cx * ux + cy * uy
+        disc = cu * cu - c0  # (half the chord of the contact circle on the path)²
+        if disc < 1e-9:  # misses, or grazes by under 1e-11 mm
+            return INF
+        sq = math.sqrt(disc)
+        best = INF
+        s1 = -cu - sq
+        for tau in quad_roots(sa, sb, -s1):
+            if 0.0 <= tau <= h and sb + 2.0 * sa * tau > 0.0 and tau < best:
+                best = tau
+        s2 = -cu + sq
+        for tau in quad_roots(sa, sb, -s2):
+            if 0.0 <= tau <= h and sb + 2.0 * sa * tau < 0.0 and tau < best:
+                best = tau
+        return best
+    # General case: f(τ) = |d|² - dd is a quartic; f' = 2 g with g = d·d' a cubic.
+    k3 = 2.0 * aa
+    k2 = 3.0 * (ax * bx + ay * by)
+    k1 = bb + 2.0 * (ax * cx + ay * cy)
+    k0 = g0
+    cuts: list[float] = []
+    lo = 0.0
+    glo = k0
+    for r in quad_roots(3.0 * k3, 2.0 * k2, k1):
+        if 0.0 < r < h:
+            cuts.append(r)
+    cuts.append(h)
+    crit: list[float] = []
+    for hi in cuts:
+        ghi = ((k3 * hi + k2) * hi + k1) * hi + k0
+        if (glo < 0.0 < ghi) or (glo > 0.0 > ghi):
+            crit.append(_cubic_root(k3, k2, k1, k0, lo, hi, glo))
+        lo = hi
+        glo = ghi
+    crit.append(h)
+    lo = 0.0
+    flo = c0
+    for hi in crit:
+        dx = cx + (bx + ax * hi) * hi
+        dy = cy + (by + ay * hi) * hi
+        fhi = dx * dx + dy * dy - dd
+        if flo > 0.0 and fhi <= -1e-9:  # a dip of under 1e-9 mm² is a graze, not a contact
+            return _quartic_root(cx, cy, bx, by, ax, ay, dd, lo, hi, flo, fhi)
+        lo = hi
+        flo = fhi
+    return INF
+
+
+def _quartic_root(
+    cx: float,
+    cy: float,
+    bx: float,
+    by: float,
+    ax: float,
+    ay: float,
+    dd: float,
+    lo: float,
+    hi: float,
+    flo: float,
+    fhi: float,
+) -> float:
+    """Root of |C + Bτ + Aτ²|² - dd, decreasing on [lo, hi] (safeguarded Newton)."""
+    x = lo + flo * (hi - lo) / (flo - fhi)
+    for _ in range(100):
+        dx = cx + (bx + ax * x) * x
+        dy = cy + (by + ay * x) * x
+        f = dx * dx + dy * dy - dd
+        if f > 0.0:
+            lo = x
+        else:
+            hi = x
+        if -1e-9 < f < 1e-9 or hi - lo <= 1e-15 * (1.0 + hi):
+            return x
+        df = 2.0 * (dx * (bx + 2.0 * ax * x) + dy * (by + 2.0 * ay * x))
+        nx = x - f / df if df != 0.0 else lo
+        x = nx if lo < nx < hi else 0.5 * (lo + hi)
+    return x
+
+
+def rail_time(
+    x: float, y: float, vx: float, vy: float, ax: float, ay: float, rail: tuple[float, ...],
+    h: float,
+) -> float:  # fmt: skip
+    nx, ny, lim, tx, ty, lo, hi = rail
+    d0 = nx * x + ny * y - lim
+    dv = nx * vx + ny * vy
+    da = nx * ax + ny * ay
+    # Touching and approaching (a speed of 1e-9 mm/s along the face is rounding, not approach).
+    if d0 >= -EPS_D and (dv > 1e-9 or (dv >= -1e-9 and da > 0.0)):
+        s = tx * x + ty * y
+        return 0.0 if lo <= s <= hi else INF
+    for tau in quad_roots(0.5 * da, dv, d0):
+        if tau < 0.0 or tau > h or dv + da * tau <= 1e-9:
+            continue
+        s = tx * (x + (vx + 0.5 * ax * tau) * tau) + ty * (y + (vy + 0.5 * ay * tau) * tau)
+        if lo <= s <= hi:
+            return tau
+    return INF
+
+
+def fall_time(
+    x: float, y: float, vx: float, vy: float, ax: float, ay: float, fall: tuple[float, ...],
+    h: float,
+) -> float:  # fmt: skip
+    ix, iy, depth = fall
+    d0 = ix * x + iy * y - depth
+    dv = ix * vx + iy * vy
+    da = ix * ax + iy * ay
+    if d0 >= 0.0 and dv > 0.0:
+        return 0.0
+    for tau in quad_roots(0.5 * da, dv, d0):
+        if 0.0 <= tau <= h and dv + da * tau > 0.0:
+            return tau
+    return INF
+
+
+def _energy(vx: float, vy: float, wx: float, wy: float, wz: float) -> float:
+    """Kinetic energy per unit mass, mm²/s² (I = 2/5 m R²)."""
+    return 0.5 * (vx * vx + vy * vy) + 0.2 * R * R * (wx * wx + wy * wy + wz * wz)
+
+
+# --- collisions ------------------------------------------------------------------------------
+def collide_balls(s1: Seg, s2: Seg, t: float) -> tuple[Seg, Seg]:
+    """Impulse model with restitution E_BALL and Coulomb friction MU_BALL at the contact
+    (Alciatore TP A.14: cut- and spin-induced throw), friction capped where the contact point
+    stops slipping (the 1/7 limit)."""
+    x1, y1, v1x, v1y = kinematics(s1, t)
+    x2, y2, v2x, v2y = kinematics(s2, t)
+    w1x, w1y, w1z = spin(s1, t)
+    w2x, w2y, w2z = spin(s2, t)
+    nx = x2 - x1
+    ny = y2 - y1
+    dist = math.sqrt(nx * nx + ny * ny)
+    nx /= dist
+    ny /= dist
+    # Contact-point velocities (3-D), ball 1 at +R n, ball 2 at -R n.
+    ux = (v1x - R * w1z * ny) - (v2x + R * w2z * ny)
+    uy = (v1y + R * w1z * nx) - (v2y - R * w2z * nx)
+    uz = R * (w1x * ny - w1y * nx) + R * (w2x * ny - w2y * nx)
+    un = ux * nx + uy * ny
+    jn = 0.5 * (1.0 + E_BALL) * un if un > 0.0 else 0.0  # per unit mass
+    push = un - 2.0 * jn > -V_PUSH
+    if push:
+        # A resting contact (approach slower than V_PUSH/E_BALL, or pressed together by the
+        # cloth): part them at V_PUSH, paid for by the pair's own energy (below).
+        e0 = _energy(v1x, v1y, w1x, w1y, w1z) + _energy(v2x, v2y, w2x, w2y, w2z)
+        jn = 0.5 * (un + V_PUSH)
+    v1x -= jn * nx
+    v1y -= jn * ny
+    v2x += jn * nx
+    v2y += jn * ny
+    tx = ux - un * nx
+    ty = uy - un * ny
+    tz = uz
+    slip = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if slip > 0.0 and jn > 0.0:
+        jt = min(MU_BALL * jn, slip / 7.0)
+        sx = tx / slip
+        sy = ty / slip
+        sz = tz / slip
+        v1x -= jt * sx
+        v1y -= jt * sy
+        v2x += jt * sx
+        v2y += jt * sy
+        k = -2.5 * jt / R  # Δω = -(5 jt / 2R) (n × s), the same for both balls
+        dwx = k * ny * sz
+        dwy = -k * nx * sz
+        dwz = k * (nx * sy - ny * sx)
+        w1x += dwx
+        w1y += dwy
+        w1z += dwz
+        w2x += dwx
+        w2y += dwy
+        w2z += dwz
+    if push:
+        e1 = _energy(v1x, v1y, w1x, w1y, w1z) + _energy(v2x, v2y, w2x, w2y, w2z)
+        if e1 > e0:
+            k = math.sqrt(e0 / e1) * (1.0 - 1e-12)
+            v1x *= k
+            v1y *= k
+            w1x *= k
+            w1y *= k
+            w1z *= k
+            v2x *= k
+            v2y *= k
+            w2x *= k
+            w2y *= k
+            w2z *= k
+    return (
+        make_segment(t, x1, y1, v1x, v1y, w1x, w1y, w1z),
+        make_segment(t, x2, y2, v2x, v2y, w2x, w2y, w2z),
+    )
+
+
+def collide_cushion(s: Seg, t: float, nx: float, ny: float) -> Seg:
+    """A cushion (or a jaw) whose nose touches the ball at height CUSHION_HEIGHT, horizontal
+    unit normal (nx, ny) from the ball centre into the cushion.
+
+    The contact normal N is tilted by θ (sin θ = 2/5). The bed takes the vertical part of every
+    impulse. Normal impulse: the horizontal normal speed is reversed with E_CUSHION. Then Coulomb
+    friction MU_CUSHION opposes the slip of the contact point, capped where the slip would stop
+    (the 2/7 limit), so a ball's side, top and back spin change the rebound (Han 2005 style).
+    """
+    x, y, vx, vy = kinematics(s, t)
+    wx, wy, wz = spin(s, t)
+    vn = vx * nx + vy * ny
+    dvn = (1.0 + E_CUSHION) * vn if vn > 0.0 else 0.0
+    push = vn - dvn > -V_PUSH
+    if push:  # a resting contact: leave at V_PUSH, paid for by the ball's energy (below)
+        e0 = _energy(vx, vy, wx, wy, wz)
+        dvn = vn + V_PUSH
+    vx -= dvn * nx
+    vy -= dvn * ny
+    pn = dvn / COS_THETA  # normal impulse per unit mass
+    bx = COS_THETA * nx
+    by = COS_THETA * ny
+    bz = SIN_THETA
+    # contact-point velocity c = v + ω × (R N)
+    cx = vx + R * (wy * bz - wz * by)
+    cy = vy + R * (wz * bx - wx * bz)
+    cz = R * (wx * by - wy * bx)
+    cn = cx * bx + cy * by + cz * bz
+    tx = cx - cn * bx
+    ty = cy - cn * by
+    tz = cz - cn * bz
+    slip = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if slip > 0.0:
+        jt = min(MU_CUSHION * pn, slip / 3.5)
+        fx = -jt * tx / slip
+        fy = -jt * ty / slip
+        fz = -jt * tz / slip
+        vx += fx
+        vy += fy
+        k = 2.5 / R  # Δω = (5 / 2R) N × F
+        wx += k * (by * fz - bz * fy)
+        wy += k * (bz * fx - bx * fz)
+        wz += k * (bx * fy - by * fx)
+    if push:
+        e1 = _energy(vx, vy, wx, wy, wz)
+        if e1 > e0:
+            k = math.sqrt(e0 / e1) * (1.0 - 1e-12)
+            vx *= k
+            vy *= k
+            wx *= k
+            wy *= k
+            wz *= k
+    return make_segment(t, x, y, vx, vy, wx, wy, wz)
+
+
+# --- the simulation --------------------------------------------------------------------------
+def _box(s: Seg) -> tuple[float, float, float, float]:
+    """Bounding box of the ball centre over the rest of its segment."""
+    x0 = s[X]
+    y0 = s[Y]
+    st = s[ST]
+    if st != SLIDING and st != ROLLING:
+        return x0, x0, y0, y0
+    h = s[T1] - s[T0]
+    vx = s[VX]
+    vy = s[VY]
+    ax = s[AX]
+    ay = s[AY]
+    xe = x0 + (vx + 0.5 * ax * h) * h
+    ye = y0 + (vy + 0.5 * ay * h) * h
+    xlo = min(x0, xe)
+    xhi = max(x0, xe)
+    ylo = min(y0, ye)
+    yhi = max(y0, ye)
+    if ax != 0.0:
+        tv = -vx / ax
+        if 0.0 < tv < h:
+            xv = x0 + 0.5 * vx * tv
+            xlo = min(xlo, xv)
+            xhi = max(xhi, xv)
+    if ay != 0.0:
+        tv = -vy / ay
+        if 0.0 < tv < h:
+            yv = y0 + 0.5 * vy * tv
+            ylo = min(ylo, yv)
+            yhi = max(yhi, yv)
+    return xlo, xhi, ylo, yhi
+
+
+def simulate_raw(
+    start: list[Seg], max_events: int, max_time: float
+) -> tuple[list[RawEvent], list[list[Seg]], float, bool]:
+    """Run the balls (index order is the caller's sorted id order) until all rest.
+
+    Returns the raw event log, each ball's list of segments (the first is its start), the
+    duration and whether a bound was hit.
+    """
+    n = len(start)
+    segs: list[Seg] = [list(s) for s in start]
+    history: list[list[Seg]] = [[s] for s in segs]
+    ver = [0] * n
+    active = [True] * n
+    live = list(range(n))  # indices of the balls still on the table
+    boxes = [_box(s) for s in segs]
+    heap: list[tuple[float, int, int, int, int, int]] = []
+    events: list[RawEvent] = []
+    rails = _RAILS
+    jaws = _JAWS
+    falls = _FALLS
+
+    def moving(i: int) -> bool:
+        st = segs[i][ST]
+        return st in (SLIDING, ROLLING)
+
+    def predict(i: int, now: float, skip: int) -> None:
+        s = segs[i]
+        vi = ver[i]
+        st = s[ST]
+        mov = st in (SLIDING, ROLLING)
+        if st != STATIONARY and st != POCKETED:
+            heappush(heap, (s[T1], EV_TRANSITION, i, -1, vi, 0))
+        x, y, vx, vy = kinematics(s, now)
+        ax = s[AX]
+        ay = s[AY]
+        end_i = s[T1] if mov else INF
+        bxlo, bxhi, bylo, byhi = boxes[i]
+        if mov:
+            h = end_i - now
+            for k, rail in enumerate(rails):
+                nx, ny, lim = rail[0], rail[1], rail[2]
+                reach = nx * (bxhi if nx > 0.0 else bxlo) + ny * (byhi if ny > 0.0 else bylo)
+                if reach < lim - EPS_D:
+                    continue
+                tau = rail_time(x, y, vx, vy, ax, ay, rail, h)
+                if tau < INF:
+                    heappush(heap, (now + tau, EV_CUSHION, i, k, vi, 0))
+            for k, (jx, jy, rr2, rr) in enumerate(jaws):
+                if jx < bxlo - rr or jx > bxhi + rr or jy < bylo - rr or jy > byhi + rr:
+                    continue
+                tau = contact_time(x - jx, y - jy, vx, vy, 0.5 * ax, 0.5 * ay, rr2, h)
+                if tau < INF:
+                    heappush(heap, (now + tau, EV_JAW, i, k, vi, 0))
+            for k, fall in enumerate(falls):
+                ix, iy, depth = fall
+                reach = ix * (bxhi if ix > 0.0 else bxlo) + iy * (byhi if iy > 0.0 else bylo)
+                if reach < depth:
+                    continue
+                tau = fall_time(x, y, vx, vy, ax, ay, fall, h)
+                if tau < INF:
+                    heappush(heap, (now + tau, EV_POCKET, i, k, vi, 0))
+        # Pairs: cull by the bounding boxes of the two segments, then solve.
+        lox = bxlo - D
+        hix = bxhi + D
+        loy = bylo - D
+        hiy = byhi + D
+        half_ax = 0.5 * ax
+        half_ay = 0.5 * ay
+        for j in live:
+            if j in (i, skip):
+                continue
+            o = segs[j]
+            omov = o[ST] <= ROLLING
+            if not (mov or omov):
+                continue
+            box = boxes[j]
+            if box[0] > hix or box[1] < lox or box[2] > hiy or box[3] < loy:
+                continue
+            if omov:
+                oax = o[AX]
+                oay = o[AY]
+                tau = now - o[T0]
+                vxo = o[VX] + oax * tau
+                vyo = o[VY] + oay * tau
+                tau = contact_time(
+                    o[X] + (o[VX] + 0.5 * oax * tau) * tau - x,
+                    o[Y] + (o[VY] + 0.5 * oay * tau) * tau - y,
+                    vxo - vx, vyo - vy, 0.5 * oax - half_ax, 0.5 * oay - half_ay,
+                    DD, min(end_i, o[T1]) - now,
+                )  # fmt: skip
+            else:
+                tau = contact_time(
+                    o[X] - x, o[Y] - y, -vx, -vy, -half_ax, -half_ay, DD, end_i - now
+                )
+            if tau < INF:
+                if i < j:
+                    heappush(heap, (now + tau, EV_BALL_BALL, i, j, vi, ver[j]))
+                else:
+                    heappush(heap, (now + tau, EV_BALL_BALL, j, i, ver[j], vi))
+
+    def set_segment(i: int, s: Seg) -> None:
+        segs[i] = s
+        history[i].append(s)
+        ver[i] += 1
+        boxes[i] = _box(s)
+
+    for i in range(n):
+        if moving(i) or segs[i][ST] == SPINNING:
+            predict(i, segs[i][T0], -1)
+
+    now = 0.0
+    truncated = False
+    while heap:
+        t, kind, i, j, vi, vj = heappop(heap)
+        if vi != ver[i] or not active[i]:
+            continue
+        if kind == EV_BALL_BALL and (vj != ver[j] or not active[j]):
+            continue
+        if t > max_time or len(events) >= max_events:
+            truncated = True
+            if t > max_time:
+                now = max_time
+            break
+        if t < now:
+            t = now
+        now = t
+        if kind == EV_TRANSITION:
+            s = segs[i]
+            st = s[ST]
+            x, y, vx, vy = kinematics(s, t)
+            _wx, _wy, wz = spin(s, t)
+            if st == SLIDING:
+                speed = math.sqrt(vx * vx + vy * vy)
+                if speed > EPS_V:
+                    ns = make_segment(t, x, y, vx, vy, -vy / R, vx / R, wz)
+                    ev = EV_SLIDE_ROLL
+                else:
+                    ns = rest_segment(t, x, y, wz)
+                    ev = EV_SLIDE_REST
+            elif st == ROLLING:
+                ns = rest_segment(t, x, y, wz)
+                ev = EV_ROLL_REST
+            else:  # spinning in place
+                ns = rest_segment(t, x, y, 0.0)
+                # The position does not change: pending collisions stay valid.
+                segs[i] = ns
+                history[i].append(ns)
+                events.append((t, EV_SPIN_REST, i, -1, x, y, 0.0, 0.0))
+                continue
+            set_segment(i, ns)
+            events.append((t, ev, i, -1, x, y, 0.0, 0.0))
+            predict(i, t, -1)
+        elif kind == EV_BALL_BALL:
+            a, b = collide_balls(segs[i], segs[j], t)
+            set_segment(i, a)
+            set_segment(j, b)
+            events.append((t, EV_BALL_BALL, i, j, a[X], a[Y], b[X], b[Y]))
+            predict(i, t, -1)
+            predict(j, t, i)
+        elif kind == EV_CUSHION:
+            rail = rails[j]
+            ns = collide_cushion(segs[i], t, rail[0], rail[1])
+            set_segment(i, ns)
+            events.append((t, EV_CUSHION, i, j, ns[X], ns[Y], 0.0, 0.0))
+            predict(i, t, -1)
+        elif kind == EV_JAW:
+            s = segs[i]
+            x, y, _, _ = kinematics(s, t)
+            jx, jy, _, _ = jaws[j]
+            nx = jx - x
+            ny = jy - y
+            dist = math.sqrt(nx * nx + ny * ny)
+            ns = collide_cushion(s, t, nx / dist, ny / dist)
+            set_segment(i, ns)
+            events.append((t, EV_JAW, i, j, ns[X], ns[Y], 0.0, 0.0))
+            predict(i, t, -1)
+        else:  # pocket
+            s = segs[i]
+            x, y, _, _ = kinematics(s, t)
+            ns = [t, x, y, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, INF, POCKETED, t]
+            set_segment(i, ns)
+            active[i] = False
+            live.remove(i)
+            events.append((t, EV_POCKET, i, j, x, y, 0.0, 0.0))
+            # Balls whose predictions involved this one are re-predicted lazily: their pair
+            # events are now invalid (version bump) and nothing else changed for them.
+    return events, history, now, truncated
+
+
+def cubic_roots_in(k3: float, k2: float, k1: float, k0: float, h: float) -> list[float]:
+    """Real roots of k3 τ³ + k2 τ² + k1 τ + k0 in (0, h), ascending."""
+    cuts = [r for r in quad_roots(3.0 * k3, 2.0 * k2, k1) if 0.0 < r < h]
+    cuts.append(h)
+    roots: list[float] = []
+    lo = 0.0
+    glo = k0
+    for hi in cuts:
+        ghi = ((k3 * hi + k2) * hi + k1) * hi + k0
+        if (glo < 0.0 < ghi) or (glo > 0.0 > ghi):
+            roots.append(_cubic_root(k3, k2, k1, k0, lo, hi, glo))
+        lo = hi
+        glo = ghi
+    return roots
+
+
+def min_distance(
+    cx: float, cy: float, bx: float, by: float, ax: float, ay: float, h: float
+) -> float:
+    """Smallest |C + Bτ + Aτ²| for τ in [0, h]."""
+    best = cx * cx + cy * cy
+    ex = cx + (bx + ax * h) * h
+    ey = cy + (by + ay * h) * h
+    best = min(best, ex * ex + ey * ey)
+    k3 = 2.0 * (ax * ax + ay * ay)
+    k2 = 3.0 * (ax * bx + ay * by)
+    k1 = bx * bx + by * by + 2.0 * (ax * cx + ay * cy)
+    k0 = bx * cx + by * cy
+    for tau in cubic_roots_in(k3, k2, k1, k0, h):
+        dx = cx + (bx + ax * tau) * tau
+        dy = cy + (by + ay * tau) * tau
+        best = min(best, dx * dx + dy * dy)
+    return math.sqrt(best)
