@@ -6,8 +6,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
+BENCH_ARGS ?=
 
-.PHONY: venv run test lint typecheck bench-physics scenarios
+.PHONY: venv run test lint typecheck bench-physics bench-live scenarios
 
 venv: $(VENV)/.installed
 
@@ -32,6 +33,11 @@ typecheck: venv
 
 bench-physics: venv
 	$(BIN)/python benchmarks/bench_physics.py
+
+# Live play over real websockets (daphne, and PostgreSQL + Redis for the two-process set-up),
+# e.g. `make bench-live BENCH_ARGS="--matches 5 --spectators 2 --duration 15"`.
+bench-live: venv
+	$(BIN)/python benchmarks/bench_live.py $(BENCH_ARGS)
 
 scenarios: venv
 	$(BIN)/python -m rules.scenarios tests/scenarios

@@ -69,6 +69,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.bucket = _Bucket(conf["RATE_BURST"], conf["RATE_PER_SECOND"])
         self.aim_bucket = _Bucket(1, conf["AIM_PER_SECOND"])
         self.tasks: list[asyncio.Task[None]] = []
+        self.latest_aim: str | None = None
+        self.aim_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
         found = await database_sync_to_async(self._load_seat)()
         if not found:
@@ -84,8 +86,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, code: int) -> None:
-        for task in [*self.tasks, *([self.clock_task] if self.clock_task else [])]:
-            task.cancel()
+        for task in [*self.tasks, self.clock_task, self.aim_task]:
+            if task is not None:
+                task.cancel()
         if not getattr(self, "greeted", False):
             return
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
@@ -168,16 +171,27 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.seat is None:
             await self.send(server_out.error("not_a_player", "spectators cannot aim"))
             return
-        if not self.aim_bucket.take():
-            return  # throttled: the next aim message carries the newer position
-        cue = message.model_dump(exclude={"type"})
+        text = server_out.aim(self.seat, message.model_dump(exclude={"type"}))
+        if self.aim_bucket.take():
+            await self._relay_aim(text)
+            return
+        # Throttled: keep only the newest aim and relay it when the rate allows, so watchers
+        # always end on the striker's final aim.
+        self.latest_aim = text
+        if self.aim_task is None or self.aim_task.done():
+            self.aim_task = asyncio.create_task(self._trailing_aim())
+
+    async def _trailing_aim(self) -> None:
+        await asyncio.sleep(1 / settings.SNOOKER["AIM_PER_SECOND"])
+        text, self.latest_aim = self.latest_aim, None
+        if text is not None:
+            self.aim_bucket.take()
+            await self._relay_aim(text)
+
+    async def _relay_aim(self, text: str) -> None:
         await self.channel_layer.group_send(
             group_name(self.match_id),
-            {
-                "type": "match.aim",
-                "text": server_out.aim(self.seat, cue),
-                "sender": self.channel_name,
-            },
+            {"type": "match.aim", "text": text, "sender": self.channel_name},
         )
 
     async def _request(self, message: client_in.ClientMessage) -> None:

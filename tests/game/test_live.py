@@ -286,3 +286,15 @@ async def test_spectators_counted_in_presence(match, players) -> None:
     assert presence["players"]["A"]["online"] and not presence["players"]["B"]["online"]
     for c in (a, *viewers):
         await c.close()
+
+
+async def test_the_last_aim_always_reaches_the_watchers(match, players) -> None:
+    a, b, s = await _trio(match, players)
+    for i in range(5):  # faster than the relay allows
+        await a.send({"type": "aim", "angle": 0.1 * i, "speed": 2.0})
+    angles = []
+    while not angles or angles[-1] != 0.4:
+        angles.append((await s.expect("aim"))["angle"])
+    assert angles[0] == 0.0 and len(angles) < 5  # throttled, but ends on the final aim
+    for c in (a, b, s):
+        await c.close()

@@ -1,0 +1,214 @@
+// Aiming: the striker's cue (angle, power, spin), placing from hand, and the prediction of
+// the first contact (for comfort only: the server's physics decides everything).
+
+import { HALF_LENGTH, HALF_WIDTH, R, drawBall, inD, placementProblem } from "./table.js";
+
+export const MIN_SPEED = 0.3;
+export const MAX_SPEED = 10;
+export const MISCUE = 0.5;
+const STEP = Math.PI / 360; // 0.5°
+const FINE_STEP = Math.PI / 3600; // 0.05°
+
+export function normaliseAngle(a) {
+  let x = a % (2 * Math.PI);
+  if (x > Math.PI) x -= 2 * Math.PI;
+  if (x <= -Math.PI) x += 2 * Math.PI;
+  return x;
+}
+
+/** How far a ball centre travels from `p` along (dx, dy) before it meets a cushion. */
+export function toCushion(p, dx, dy) {
+  const limX = HALF_WIDTH - R;
+  const limY = HALF_LENGTH - R;
+  let wall = Infinity;
+  if (dx > 1e-12) wall = Math.min(wall, (limX - p[0]) / dx);
+  if (dx < -1e-12) wall = Math.min(wall, (-limX - p[0]) / dx);
+  if (dy > 1e-12) wall = Math.min(wall, (limY - p[1]) / dy);
+  if (dy < -1e-12) wall = Math.min(wall, (-limY - p[1]) / dy);
+  return Math.max(0, wall);
+}
+
+/** The first ball (or cushion) the cue ball meets going from `cue` along `angle`. */
+export function predict(cue, angle, balls) {
+  const dx = Math.cos(angle);
+  const dy = Math.sin(angle);
+  let best = Infinity;
+  let target = null;
+  for (const [id, b] of Object.entries(balls)) {
+    if (id === "white") continue;
+    const ox = b[0] - cue[0];
+    const oy = b[1] - cue[1];
+    const along = ox * dx + oy * dy;
+    if (along <= 0) continue;
+    const perp2 = ox * ox + oy * oy - along * along;
+    const reach2 = 4 * R * R - perp2;
+    if (reach2 < 0) continue;
+    const s = along - Math.sqrt(reach2);
+    if (s >= -1e-6 && s < best) {
+      best = Math.max(0, s);
+      target = id;
+    }
+  }
+  const wall = toCushion(cue, dx, dy);
+  if (wall < best) {
+    target = null;
+    best = Math.max(0, wall);
+  }
+  const ghost = [cue[0] + dx * best, cue[1] + dy * best];
+  if (!target) return { ghost, target: null };
+  const b = balls[target];
+  const nx = b[0] - ghost[0];
+  const ny = b[1] - ghost[1];
+  const n = Math.hypot(nx, ny) || 1;
+  return { ghost, target, objectDir: [nx / n, ny / n], objectAt: b };
+}
+
+/** The aim of one player: what the `aim` and `stroke` messages carry. */
+export class Aim {
+  constructor() {
+    this.angle = Math.PI / 2; // towards the top cushion
+    this.speed = 3;
+    this.side = 0;
+    this.height = 0;
+    this.cueBall = null; // where the cue ball is placed from hand (null: not placed)
+    this.hover = null; // the pointer in the D while placing, with its validity
+  }
+
+  rotate(direction, fine) {
+    this.angle = normaliseAngle(this.angle + direction * (fine ? FINE_STEP : STEP));
+  }
+
+  setSpin(side, height) {
+    const n = Math.hypot(side, height);
+    const k = n > MISCUE ? MISCUE / n : 1;
+    this.side = Math.round(side * k * 1000) / 1000;
+    this.height = Math.round(height * k * 1000) / 1000;
+    if (Math.hypot(this.side, this.height) > MISCUE) {
+      this.side *= 0.999;
+      this.height *= 0.999;
+    }
+  }
+
+  message(inHand) {
+    return {
+      angle: this.angle,
+      speed: this.speed,
+      side: this.side,
+      height: this.height,
+      cue_ball: inHand && this.cueBall ? [this.cueBall[0], this.cueBall[1]] : null,
+    };
+  }
+}
+
+/** Draw the cue, the aim line, the ghost ball and the first-contact line (table mm). */
+export function drawAim(ctx, view, cue, aim, balls, { mine }) {
+  const pred = predict(cue, aim.angle, balls);
+  const px = 1 / view.scale; // one CSS pixel in mm
+  const dx = Math.cos(aim.angle);
+  const dy = Math.sin(aim.angle);
+  ctx.save();
+  ctx.lineCap = "round";
+  // The aim line from the cue ball to the ghost ball.
+  ctx.setLineDash([8 * px, 6 * px]);
+  ctx.strokeStyle = mine ? "rgba(255,255,255,0.8)" : "rgba(255,255,200,0.65)";
+  ctx.lineWidth = 1.5 * px;
+  ctx.beginPath();
+  ctx.moveTo(cue[0] + dx * R, cue[1] + dy * R);
+  ctx.lineTo(pred.ghost[0], pred.ghost[1]);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  // The ghost ball.
+  ctx.beginPath();
+  ctx.arc(pred.ghost[0], pred.ghost[1], R, 0, 2 * Math.PI);
+  ctx.strokeStyle = "rgba(255,255,255,0.85)";
+  ctx.lineWidth = 1.5 * px;
+  ctx.stroke();
+  if (pred.target) {
+    // The object ball's line after contact, and the cue ball's tangent line.
+    const [ox, oy] = pred.objectDir;
+    const start = pred.objectAt;
+    ctx.strokeStyle = "rgba(255,235,120,0.9)";
+    ctx.lineWidth = 2 * px;
+    const reach = Math.min(R + 420, toCushion(start, ox, oy));
+    if (reach > R) {
+      ctx.beginPath();
+      ctx.moveTo(start[0] + ox * R, start[1] + oy * R);
+      ctx.lineTo(start[0] + ox * reach, start[1] + oy * reach);
+      ctx.stroke();
+    }
+    const cross = dx * oy - dy * ox;
+    const tx = cross > 0 ? oy : -oy;
+    const ty = cross > 0 ? -ox : ox;
+    ctx.strokeStyle = "rgba(255,255,255,0.35)";
+    ctx.beginPath();
+    ctx.moveTo(pred.ghost[0], pred.ghost[1]);
+    ctx.lineTo(pred.ghost[0] + tx * 200, pred.ghost[1] + ty * 200);
+    ctx.stroke();
+  }
+  drawCue(ctx, cue, aim);
+  ctx.restore();
+  return pred;
+}
+
+function drawCue(ctx, cue, aim) {
+  const dx = Math.cos(aim.angle);
+  const dy = Math.sin(aim.angle);
+  const pull = 12 + aim.speed * 14;
+  const length = 1450;
+  const tip = [cue[0] - dx * (R + pull), cue[1] - dy * (R + pull)];
+  const nx = -dy;
+  const ny = dx;
+  const at = (s, w) => [
+    [tip[0] - dx * s + nx * w, tip[1] - dy * s + ny * w],
+    [tip[0] - dx * s - nx * w, tip[1] - dy * s - ny * w],
+  ];
+  const piece = (s0, w0, s1, w1, fill) => {
+    const [a, b] = at(s0, w0);
+    const [c, d] = at(s1, w1);
+    ctx.beginPath();
+    ctx.moveTo(a[0], a[1]);
+    ctx.lineTo(c[0], c[1]);
+    ctx.lineTo(d[0], d[1]);
+    ctx.lineTo(b[0], b[1]);
+    ctx.closePath();
+    ctx.fillStyle = fill;
+    ctx.fill();
+  };
+  ctx.save();
+  ctx.shadowColor = "rgba(0,0,0,0.4)";
+  ctx.shadowBlur = 6;
+  ctx.shadowOffsetX = 4;
+  ctx.shadowOffsetY = 4;
+  piece(0, 5, length, 14.5, "#d9b77e");
+  ctx.restore();
+  piece(0, 5, 8, 5.05, "#3b6fb0"); // chalked tip
+  piece(8, 5.05, 28, 5.3, "#f3efe2"); // ferrule
+  piece(length * 0.62, 11.4, length, 14.5, "#2a1810"); // ebony butt
+  piece(length * 0.6, 11.2, length * 0.62, 11.4, "#c9a24f");
+}
+
+/** The cue ball from hand: a ghost white where it would go, green if allowed, red if not. */
+export function drawPlacement(ctx, view, hover) {
+  if (!hover) return;
+  const px = 1 / view.scale;
+  drawBall(ctx, "white", hover.point, 0.55);
+  ctx.beginPath();
+  ctx.arc(hover.point[0], hover.point[1], R + 4 * px, 0, 2 * Math.PI);
+  ctx.strokeStyle = hover.problem ? "#ff4b4b" : "#5dff8a";
+  ctx.lineWidth = 2.5 * px;
+  ctx.stroke();
+}
+
+/** Highlight the D while the cue ball is in hand. */
+export function drawD(ctx) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.moveTo(292, -1084.5);
+  ctx.arc(0, -1084.5, 292, 0, Math.PI, true);
+  ctx.closePath();
+  ctx.fillStyle = "rgba(255,255,255,0.09)";
+  ctx.fill();
+  ctx.restore();
+}
+
+export { inD, placementProblem };

@@ -1,0 +1,154 @@
+"""Browser tests: a real daphne on a free loopback port, Debian's Chromium driven by Playwright.
+
+The server runs against a fresh SQLite file in a temporary directory with the in-memory
+channel layer (no REDIS_URL). Users alice/bob (password `pw-snooker-1`) and a best-of-3 match,
+alice (A) to break, are created by `manage.py shell` with the same environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]  # fmt: skip
+PASSWORD = "pw-snooker-1"
+ARTIFACTS = ROOT / "artifacts"
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - requirements.txt installs it
+    sync_playwright = None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    env: dict[str, str]
+    match_id: int
+
+    def manage(self, code: str) -> str:
+        """Run Python in `manage.py shell` against the server's database; its stdout."""
+        out = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-v", "0", "-c", code],
+            cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        return out.stdout
+
+    def snapshot(self) -> dict[str, Any]:
+        """The match's public snapshot as the server stores it."""
+        text = self.manage(
+            "import json; from game import service; "
+            f"print(json.dumps(service.snapshot({self.match_id})[1]))"
+        )
+        return json.loads(text.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    if sync_playwright is None or not Path(CHROMIUM).exists():
+        why = "browser tests need playwright (pip) and /usr/bin/chromium (apt install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(why)  # CI installs both (.ci/run): missing there is a failure
+        pytest.skip(why)
+    tmp = tmp_path_factory.mktemp("browser")
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
+        DJANGO_SETTINGS_MODULE="snooker_site.settings",
+        DEBUG="true",
+        PYTHONUNBUFFERED="1",
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT, env=env, check=True, timeout=120,
+    )  # fmt: skip
+    port = _free_port()
+    server = Server(f"http://127.0.0.1:{port}", env, 0)
+    made = server.manage(
+        "from django.contrib.auth import get_user_model; from game import service\n"
+        "U = get_user_model().objects\n"
+        f"a = U.create_user('alice', password='{PASSWORD}')\n"
+        f"b = U.create_user('bob', password='{PASSWORD}')\n"
+        "U.create_user('carol', password='" + PASSWORD + "')\n"
+        "print(service.create_match(a, b, 3, draw='A').pk)"
+    )
+    server.match_id = int(made.strip().splitlines()[-1])
+    daphne = shutil.which("daphne", path=str(Path(sys.executable).parent)) or "daphne"
+    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed at teardown
+    proc = subprocess.Popen(
+        [daphne, "-b", "127.0.0.1", "-p", str(port), "snooker_site.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{server.url}/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"daphne did not come up: {(tmp / 'daphne.log').read_text()}")
+            time.sleep(0.1)
+        yield server
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser(server: Server) -> Iterator[Browser]:
+    # Module scope: while the sync API is open, asyncio sees a running loop in this thread,
+    # which async tests run later in the session must not inherit.
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def login(context: BrowserContext, server: Server, username: str) -> None:
+    """Sign in through the real login form."""
+    page = context.new_page()
+    page.goto(f"{server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.stack button[type=submit]")
+    page.wait_for_url(f"{server.url}/")
+    page.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+__all__ = ["Page", "Server", "login"]
