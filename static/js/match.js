@@ -7,7 +7,7 @@
 import { Aim, MAX_SPEED, MIN_SPEED, MISCUE, drawAim, drawD, drawPlacement, normaliseAngle,
   placementProblem, predict } from "./aiming.js";
 import { Connection } from "./connection.js";
-import { Panels, nominationChoices } from "./panels.js";
+import { Panels, clock, frameResult, matchResult, nominationChoices } from "./panels.js";
 import { R, TableView } from "./table.js";
 import { Motion } from "./trajectory.js";
 
@@ -36,7 +36,7 @@ const S = {
   balls: {}, // what is drawn now
   aim: new Aim(),
   remoteAim: null, // the striker's aim as relayed to us
-  pending: null, // the last request sent and not yet answered {message}
+  pending: null, // the last request sent and not yet answered {message, version}
   resyncing: false,
   presented: [], // versions shown, in order
   calls: [], // {version, kind, calls}
@@ -63,6 +63,7 @@ const conn = new Connection({
     S.connection = state;
     panels.connection(state, detail);
     refreshControls();
+    refreshAway();
   },
 });
 
@@ -84,6 +85,7 @@ function receive(msg) {
     case "presence":
       S.presence = msg;
       if (S.shown) panels.scoreboard(S.shown, S.players, S.presence, S.connection);
+      refreshAway();
       break;
     case "aim":
       S.remoteAim = msg;
@@ -130,7 +132,7 @@ function onEvent(event) {
     return;
   }
   S.version = event.version;
-  if (S.pending && event.version > S.pending.message.version) {
+  if (S.pending && event.version > S.pending.version) {
     // Our request made this event, or the table moved on and it is stale: either way done.
     S.pending = null;
   }
@@ -138,18 +140,27 @@ function onEvent(event) {
   pump();
 }
 
+// What a player reads for the refusals a click can run into; the server's words otherwise.
+const ERROR_TEXT = {
+  not_claimable: "You cannot claim: your opponent is back, or the grace period has not run out.",
+  match_over: "The match is already over.",
+  frame_over: "That frame is already over.",
+  not_a_player: "Only the two players can do that.",
+};
+
 function onError(msg) {
   if (S.pending && msg.client_id && S.pending.message.client_id === msg.client_id) {
     S.pending = null;
   }
-  if (msg.code !== "rate_limited") panels.notice(`${msg.message} (${msg.code})`);
-  setTimeout(() => panels.notice(""), 5000);
+  if (msg.code !== "rate_limited") {
+    panels.notice(`${ERROR_TEXT[msg.code] || msg.message} (${msg.code})`, { ms: 6000, error: true });
+  }
   refreshControls();
 }
 
 function resendPending() {
   if (!S.pending) return;
-  if (S.version !== S.pending.message.version) {
+  if (S.version !== S.pending.version) {
     S.pending = null; // the table moved on: the request is answered or stale
   } else {
     conn.send(S.pending.message);
@@ -158,7 +169,7 @@ function resendPending() {
 }
 
 function request(message) {
-  S.pending = { message };
+  S.pending = { message, version: S.version };
   conn.send(message);
   refreshControls();
 }
@@ -184,10 +195,34 @@ function present(snap, event = null) {
     }
     if (myTurn && !snap.frame.in_hand) aimAtNearestBallOn();
   }
+  announceResults(before, snap, event);
   panels.scoreboard(snap, S.players, S.presence, S.connection);
   panels.decision(snap, S.seat, S.players);
   refreshControls();
+  refreshAway();
   S.dirty = true;
+}
+
+/** A frame that ended since the last picture, and the end of the match, told once. */
+function announceResults(before, snap, event) {
+  const ended = before ? snap.frames.slice(before.frames.length) : [];
+  const finished = snap.status === "finished";
+  for (const record of ended) {
+    let text = frameResult(record, S.players);
+    if (event && (event.kind === "concede" || event.kind === "claim") && record === ended.at(-1)) {
+      text += event.kind === "claim" ? " (claimed)" : " (conceded)";
+    }
+    if (finished && record === ended.at(-1)) panels.logNote(text, "log-result");
+    else panels.frameOver(text);
+  }
+  if (finished && (!before || before.status !== "finished")) {
+    panels.closeConfirm(false);
+    const text = matchResult(snap, S.players);
+    panels.logNote(text, "log-result final");
+    panels.matchOver(text);
+  } else if (!finished) {
+    panels.matchOver(null);
+  }
 }
 
 function pump() {
@@ -312,6 +347,69 @@ function strike() {
   });
 }
 
+// --- conceding and claiming ------------------------------------------------------------------------
+function live() {
+  return Boolean(S.shown && S.seat && S.shown.status === "live");
+}
+
+/** Concessions and claims need the table as it is now: nothing moving, queued or unanswered. */
+function canAct() {
+  return live() && !S.anim && S.queue.length === 0 && !S.pending && conn.ready;
+}
+
+function opponentSeat() {
+  return S.seat === "A" ? "B" : "A";
+}
+
+/** Ask first; then send `concede` or `claim` if the frame asked about is still the one in play. */
+async function settle(type, scope) {
+  if (!canAct()) return;
+  const frameNumber = S.shown.scoreboard.frame_number;
+  const other = S.players[opponentSeat()];
+  const what = scope === "match" ? "the match" : `frame ${frameNumber}`;
+  const ask =
+    type === "concede"
+      ? {
+          title: `Concede ${what}?`,
+          text: `${other} will be awarded ${what}.` +
+            (scope === "frame" ? " The next frame is racked at once." : " The match ends."),
+          yes: scope === "match" ? "Concede match" : "Concede frame",
+        }
+      : {
+          title: `Claim ${what}?`,
+          text: `${other} has left the table and will be recorded as conceding ${what}.`,
+          yes: scope === "match" ? "Claim match" : "Claim frame",
+        };
+  if (!(await panels.confirm(ask))) return;
+  if (!canAct() || S.shown.scoreboard.frame_number !== frameNumber) {
+    panels.notice("The table changed meanwhile: nothing was sent. Look again.", { ms: 6000 });
+    return;
+  }
+  request({ type, client_id: uuid(), scope });
+}
+
+/** The opponent (or, for spectators, any player) who is away: a banner and maybe a claim. */
+function refreshAway() {
+  const seats = S.seat ? [opponentSeat()] : ["A", "B"];
+  const players = (S.presence && S.presence.players) || {};
+  const gone = seats.filter((s) => players[s] && !players[s].online);
+  if (!gone.length || !S.shown || S.shown.status !== "live" || S.connection !== "open") {
+    panels.away(null, false);
+    return;
+  }
+  const names = gone.map((s) => S.players[s]).join(" and ");
+  let text = `${names} ${gone.length > 1 ? "have" : "has"} left the table`;
+  let claim = false;
+  if (S.seat) {
+    const from = Date.parse(players[gone[0]].claim_from);
+    const left = Math.ceil((from - Date.now()) / 1000);
+    if (left > 0) text += ` — you may claim in ${clock(left)}`;
+    else claim = true;
+  }
+  panels.away(text, claim);
+  for (const id of ["claim-frame", "claim-match"]) el(id).disabled = !canAct();
+}
+
 function choose(option) {
   if (!S.shown || S.pending) return;
   el("decision-dialog").hidden = true;
@@ -417,6 +515,8 @@ function refreshControls() {
   } else {
     watching.hidden = true;
   }
+  for (const id of ["concede-frame", "concede-match"]) el(id).disabled = !canAct();
+  root.classList.toggle("finished", Boolean(snap && snap.status === "finished"));
   const strikeButton = el("strike");
   strikeButton.disabled = !ready() || (snap && snap.frame.in_hand && !S.aim.cueBall);
   for (const input of [power, angleInput, el("nominate"), el("spin-reset")]) {
@@ -470,6 +570,10 @@ el("nominate").addEventListener("change", () => {
   el("nominate").dataset.touched = "1";
 });
 el("strike").addEventListener("click", strike);
+el("concede-frame").addEventListener("click", () => settle("concede", "frame"));
+el("concede-match").addEventListener("click", () => settle("concede", "match"));
+el("claim-frame").addEventListener("click", () => settle("claim", "frame"));
+el("claim-match").addEventListener("click", () => settle("claim", "match"));
 el("decision-options").addEventListener("click", (e) => {
   const button = e.target.closest("button[data-option]");
   if (button) choose(button.dataset.option);
@@ -570,6 +674,10 @@ canvas.addEventListener("pointerleave", () => {
 });
 
 document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !el("confirm-dialog").hidden) {
+    panels.closeConfirm(false);
+    return;
+  }
   const tag = (e.target && e.target.tagName) || "";
   if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) && e.target !== power) return;
   if (!ready() || !cuePosition()) return;
@@ -640,6 +748,7 @@ function frame() {
 setInterval(() => {
   if (document.hidden) pump();
   panels.shotClock(S.shown, Boolean(S.anim || S.queue.length));
+  refreshAway(); // the claim countdown
 }, 250);
 window.addEventListener("resize", () => {
   S.dirty = true;
@@ -660,6 +769,9 @@ window.snookerState = () => {
       animating: Boolean(S.anim),
       queued: S.queue.length,
       pendingRequest: S.pending ? S.pending.message.type : null,
+      status: snap ? snap.status : null,
+      winner: snap ? snap.winner : null,
+      results: snap ? snap.frames : [],
       scores: snap ? snap.scoreboard.scores : null,
       frames: snap ? snap.scoreboard.frames : null,
       to_act: snap ? snap.scoreboard.to_act : null,

@@ -34,6 +34,11 @@ export class Panels {
     this.el = (id) => $(root, id);
     this.log = this.el("calls-log");
     this.bannerTimer = null;
+    this.noticeTimer = null;
+    this.frameTimer = null;
+    this.answer = null; // resolves the open confirmation, if any
+    this.el("confirm-yes").addEventListener("click", () => this.closeConfirm(true));
+    this.el("confirm-no").addEventListener("click", () => this.closeConfirm(false));
   }
 
   scoreboard(snap, players, presence, connection) {
@@ -131,12 +136,58 @@ export class Panels {
     return lines.banner;
   }
 
-  /** A line in the log that is not an event (joining, resynchronising). */
-  logNote(text) {
+  /** A line in the log that is not an event (joining, resynchronising, results). */
+  logNote(text, className = "log-note") {
     const li = document.createElement("li");
-    li.className = "log-note";
+    li.className = className;
     li.textContent = text;
     this.log.prepend(li);
+  }
+
+  /** A frame has ended (the next one is already racked): a line in the log and a banner. */
+  frameOver(text) {
+    this.logNote(text, "log-result");
+    const banner = this.el("frame-banner");
+    clearTimeout(this.frameTimer);
+    banner.textContent = text;
+    banner.hidden = false;
+    this.frameTimer = setTimeout(() => (banner.hidden = true), 6000);
+  }
+
+  /** The match result, shown until the page is left; null hides it. */
+  matchOver(text) {
+    const banner = this.el("match-banner");
+    banner.textContent = text || "";
+    banner.hidden = !text;
+    if (text) {
+      clearTimeout(this.frameTimer);
+      this.el("frame-banner").hidden = true;
+    }
+  }
+
+  /** The opponent is away: `text`, and the claim buttons when a claim may be made. */
+  away(text, claim) {
+    this.el("away-banner").hidden = !text;
+    this.el("away-text").textContent = text || "";
+    this.el("claim-buttons").hidden = !claim;
+  }
+
+  /** An in-page "are you sure?": resolves to true (confirmed) or false (cancelled). */
+  confirm({ title, text, yes }) {
+    this.closeConfirm(false);
+    this.el("confirm-title").textContent = title;
+    this.el("confirm-text").textContent = text;
+    this.el("confirm-yes").textContent = yes;
+    this.el("confirm-dialog").hidden = false;
+    this.el("confirm-no").focus({ preventScroll: true });
+    return new Promise((resolve) => (this.answer = resolve));
+  }
+
+  closeConfirm(answer) {
+    this.el("confirm-dialog").hidden = true;
+    const resolve = this.answer;
+    this.answer = null;
+    if (resolve) resolve(answer);
   }
 
   decision(snap, seat, players) {
@@ -189,11 +240,40 @@ export class Panels {
     el.hidden = false;
   }
 
-  notice(text) {
+  /** A short message over the table; with `ms`, it goes away by itself. */
+  notice(text, { ms = 0, error = false } = {}) {
     const el = this.el("notice");
+    clearTimeout(this.noticeTimer);
     el.textContent = text || "";
     el.hidden = !text;
+    el.classList.toggle("error", error);
+    if (text && ms) this.noticeTimer = setTimeout(() => this.notice(""), ms);
   }
+}
+
+/** "Frame 1 to alice, 72–35" (the winner's score first). */
+export function frameResult(record, players) {
+  const loser = record.winner === "A" ? "B" : "A";
+  const { scores } = record;
+  return `Frame ${record.number} to ${players[record.winner]}, ${scores[record.winner]}–${scores[loser]}`;
+}
+
+/** "alice wins the match 2–1", saying so when it was conceded before it was won. */
+export function matchResult(snap, players) {
+  const winner = snap.winner;
+  if (!winner) return "The match is over";
+  const loser = winner === "A" ? "B" : "A";
+  const { frames } = snap.scoreboard;
+  const conceded = frames[winner] < Math.floor(snap.best_of / 2) + 1;
+  return (
+    `${players[winner]} wins the match ${frames[winner]}–${frames[loser]}` +
+    (conceded ? ` (${players[loser]} conceded)` : "")
+  );
+}
+
+/** "1:05" for 65 seconds. */
+export function clock(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 /** The referee's words for one event: the log entry and the banner. */

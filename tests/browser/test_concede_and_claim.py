@@ -1,0 +1,113 @@
+"""Leaving the table, claiming and conceding, in real browsers.
+
+A best-of-3 match with a reconnect grace of 4 seconds: Bob closes his page, Alice sees the
+countdown and then the claim buttons, claims the frame after confirming; then she concedes the
+match. Alice's page and a spectator's show each result: the log, the banners, the scoreboard.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Server, login
+from tests.browser.test_match_page import DESKTOP, open_match, settled, state
+
+
+def confirm(page: Page, button: str, title: str) -> None:
+    """Click a button that asks first, and say yes in the page's own dialog."""
+    page.get_by_test_id(button).click()
+    dialog = page.get_by_test_id("confirm-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.get_by_test_id("confirm-title")).to_have_text(title)
+    page.get_by_test_id("confirm-yes").click()
+    expect(dialog).to_be_hidden()
+
+
+def test_claim_a_frame_then_concede_the_match(
+    browser: Any, server: Server, artifacts: Path
+) -> None:
+    made = server.manage(
+        "from django.contrib.auth import get_user_model; from game import service\n"
+        "U = get_user_model().objects\n"
+        "print(service.create_match(U.get(username='alice'), U.get(username='bob'), 3,"
+        " draw='A', reconnect_grace=4).pk)"
+    )
+    match = Server(server.url, server.env, int(made.strip().splitlines()[-1]))
+    contexts = [browser.new_context(viewport=DESKTOP) for _ in range(3)]
+    login(contexts[0], match, "alice")
+    login(contexts[1], match, "bob")
+    bob = open_match(contexts[1], match)
+    alice = open_match(contexts[0], match)
+    spectator = open_match(contexts[2], match)
+    pages = [alice, spectator]
+    settled([*pages, bob], 1)
+    expect(alice.get_by_test_id("online-B")).to_have_class("sb-dot online")
+    expect(alice.get_by_test_id("away-banner")).to_be_hidden()
+    expect(spectator.get_by_test_id("concede-frame")).to_be_hidden()
+
+    # Cancelling a concession sends nothing.
+    alice.get_by_test_id("concede-frame").click()
+    expect(alice.get_by_test_id("confirm-text")).to_contain_text("bob will be awarded frame 1")
+    alice.get_by_test_id("confirm-no").click()
+    expect(alice.get_by_test_id("confirm-dialog")).to_be_hidden()
+    assert state(alice)["pendingRequest"] is None and state(alice)["version"] == 1
+
+    # A claim while Bob is here is refused: the server's answer shows for a while.
+    alice.evaluate(
+        "() => snookerSocket().send(JSON.stringify("
+        "{type: 'claim', client_id: 'too-early', scope: 'frame'}))"
+    )
+    notice = alice.get_by_test_id("notice")
+    expect(notice).to_contain_text("You cannot claim")
+    expect(notice).to_contain_text("(not_claimable)")
+    expect(notice).to_have_class("notice error")
+
+    # Bob leaves: a countdown for Alice, then the claim buttons; the spectator only reads it.
+    bob.close()
+    away = alice.get_by_test_id("away-banner")
+    expect(away).to_contain_text("bob has left the table — you may claim in 0:0")
+    expect(alice.get_by_test_id("claim-buttons")).to_be_hidden()
+    expect(spectator.get_by_test_id("away-text")).to_have_text("bob has left the table")
+    expect(alice.get_by_test_id("claim-buttons")).to_be_visible(timeout=15_000)
+    expect(away).not_to_contain_text("claim in")
+    expect(spectator.get_by_test_id("claim-buttons")).to_be_hidden()
+    alice.screenshot(path=str(artifacts / "claim-1280x800.png"))
+
+    confirm(alice, "claim-frame", "Claim frame 1?")
+    settled(pages, 2)
+    for page in pages:
+        s = state(page)
+        assert s["frames"] == {"A": 1, "B": 0} and s["status"] == "live"
+        assert [r["winner"] for r in s["results"]] == ["A"]
+        expect(page.get_by_test_id("frames-A")).to_have_text("1")
+        expect(page.get_by_test_id("frame-number")).to_have_text("Frame 2")
+        expect(page.get_by_test_id("frame-banner")).to_contain_text("Frame 1 to alice, 0–0")
+        log = page.get_by_test_id("calls-log")
+        expect(log.locator("li").first).to_have_text("Frame 1 to alice, 0–0 (claimed)")
+        expect(log).to_contain_text("alice claims the frame")
+
+    # Alice concedes the match: Bob wins it, though he is not there to see it.
+    alice.get_by_test_id("concede-match").click()
+    alice.screenshot(path=str(artifacts / "concede-1280x800.png"))
+    alice.get_by_test_id("confirm-no").click()
+    confirm(alice, "concede-match", "Concede the match?")
+    settled(pages, 3)
+    for page in pages:
+        s = state(page)
+        assert s["status"] == "finished" and s["winner"] == "B", s
+        assert s["frames"] == {"A": 1, "B": 1}
+        banner = page.get_by_test_id("match-banner")
+        expect(banner).to_have_text("bob wins the match 1–1 (alice conceded)")
+        expect(page.get_by_test_id("away-banner")).to_be_hidden()
+        expect(page.get_by_test_id("to-act")).to_have_text("bob wins the match")
+        expect(page.get_by_test_id("calls-log")).to_contain_text("alice concedes the match")
+        assert not page.errors  # type: ignore[attr-defined]
+    for button in ("strike", "concede-frame", "concede-match"):
+        expect(alice.get_by_test_id(button)).to_be_disabled()
+    expect(alice.get_by_test_id("aim-hint")).to_have_text("The match is over.")
+    spectator.screenshot(path=str(artifacts / "match-over-1280x800.png"))
+    for context in contexts:
+        context.close()
