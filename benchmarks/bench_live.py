@@ -1,0 +1,598 @@
+"""Live-play benchmark: `make bench-live` (or `.venv/bin/python benchmarks/bench_live.py`).
+
+Real websocket clients on loopback against real daphne processes: N matches, each with two
+players and M spectators, one request (stroke or choice) per match every `--interval` seconds
+for `--duration` seconds, in two set-ups:
+
+- memory: one daphne, SQLite in a temporary directory, the in-memory channel layer;
+- redis: two daphne processes sharing a fresh PostgreSQL database and Redis, every match's
+  sockets spread over both.
+
+It reports the latency from sending a request to the last spectator of that match receiving
+its event, requests settled per second, error messages, lost events (version gaps at the end
+against the database's final version) and each daphne's peak RSS. The last line printed is one
+JSON object: {"memory": {...}, "redis": {...}} (docs/performance.md, "Live play").
+
+The clients all run in this one asyncio process; their JSON handling is kept minimal (only the
+players parse events in full, for the snapshot) so that the clients are not the bottleneck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+ROOT = Path(__file__).resolve().parents[1]
+SETUPS = ("memory", "redis")
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test"
+BEST_OF = 35  # long enough that no match ends on its own within a run
+# Daphne drops a handshake the application has not accepted within 5 s, and accepting needs
+# the database: do not pile them up.
+CONNECTS_AT_ONCE = 10
+CONNECT_ATTEMPTS = 5
+# Live events are serialised in key order, so their head is cheap to read without parsing.
+EVENT_HEAD = re.compile(r'\{"type":"event","version":(\d+),')
+TYPE_HEAD = re.compile(r'\{"type":"(\w+)"')
+
+
+# --- the Django side (run as a subprocess against the benchmark's database) ----------------------
+def django_setup(matches: int) -> dict[str, Any]:
+    """Migrate, then create the players, their matches and logged-in sessions."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+
+    from game import service
+
+    call_command("migrate", interactive=False, verbosity=0)
+
+    def session(user: Any) -> str:
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.save()
+        key: str = store.session_key
+        return key
+
+    users = get_user_model().objects
+    rows = []
+    for i in range(matches):
+        # No password: hashing 2N of them would dominate the set-up time.
+        a = users.create_user(f"bench-a{i}", password=None)
+        b = users.create_user(f"bench-b{i}", password=None)
+        match = service.create_match(a, b, BEST_OF, draw="A")
+        rows.append({"match": match.pk, "A": session(a), "B": session(b)})
+    return {"cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows}
+
+
+def django_final() -> dict[str, Any]:
+    import django
+
+    django.setup()
+    from game.models import Match, MatchEvent
+
+    return {
+        "versions": {str(pk): v for pk, v in Match.objects.values_list("pk", "version")},
+        "events": MatchEvent.objects.count(),
+    }
+
+
+def run_django(env: dict[str, str], *args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, __file__, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=600, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+# --- servers ------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    def __init__(self, name: str, env: dict[str, str], log_dir: Path) -> None:
+        self.name, self.port = name, free_port()
+        self.log_path = log_dir / f"{name}.log"
+        self._log = self.log_path.open("wb")
+        daphne = Path(sys.executable).parent / "daphne"
+        self.proc = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(self.port), "snooker_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+    def wait_healthy(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.name} exited: {self.log_path.read_text()[-3000:]}")
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r,
+            ):
+                if r.status == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.name} did not answer /healthz")
+
+    def peak_rss_mb(self) -> float:
+        # VmHWM: the resident set's high-water mark, kept by the kernel (no psutil needed).
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+        return float("nan")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+    def server_errors(self) -> int:
+        """Tracebacks in the server's log (failures the clients may only see as `internal`);
+        the first is printed, as the log goes with the temporary directory."""
+        text = self.log_path.read_text(errors="replace")
+        count = text.count("Traceback")
+        if count:
+            at = text.index("Traceback")
+            print(f"  {self.name}: {count} tracebacks; the first:\n{text[at - 300 : at + 2500]}")
+        return count
+
+
+# --- playing ------------------------------------------------------------------------------------
+BALL_RADIUS = 26.25
+D_SPOTS = [(150.0, -1150.0), (-150.0, -1150.0), (0.0, -1200.0), (100.0, -1250.0),
+           (-100.0, -1250.0), (200.0, -1120.0), (-200.0, -1120.0), (0.0, -1300.0)]  # fmt: skip
+COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
+
+
+def next_move(snapshot: dict[str, Any], client_id: str, rng: random.Random) -> dict[str, Any]:
+    """A legal request for the player to act: "play" on a pending choice, else a stroke at
+    the nearest ball on at 2–4 m/s (from a free spot in the D when in hand)."""
+    frame, version = snapshot["frame"], snapshot["version"]
+    if frame["pending"] is not None:
+        options = frame["pending"]["options"]
+        option = "play" if "play" in options else options[0]
+        return {"type": "choose", "client_id": client_id, "version": version, "option": option}
+    balls: dict[str, list[float]] = frame["balls"]
+    cue: tuple[float, float] | None = None
+    if frame["in_hand"]:
+        cue = next(
+            (s for s in D_SPOTS
+             if all(math.dist(s, p) > 2 * BALL_RADIUS + 1 for n, p in balls.items()
+                    if n != "white")),
+            D_SPOTS[0],
+        )  # fmt: skip
+        start = cue
+    else:
+        start = (balls["white"][0], balls["white"][1])
+    on = frame["on"]
+    if on == "red":
+        targets = [b for b in balls if b.startswith("red")]
+    elif on == "colour":
+        targets = [b for b in balls if b in COLOURS]
+    else:
+        targets = [on] if on in balls else []
+    targets = targets or [b for b in balls if b != "white"]
+    tx, ty = balls[min(targets, key=lambda b: math.dist(start, balls[b]))]
+    message: dict[str, Any] = {
+        "type": "stroke", "client_id": client_id, "version": version,
+        "angle": math.atan2(ty - start[1], tx - start[0]), "speed": rng.uniform(2.0, 4.0),
+    }  # fmt: skip
+    if cue is not None:
+        message["cue_ball"] = list(cue)
+    return message
+
+
+# --- clients ------------------------------------------------------------------------------------
+@dataclass
+class Stats:
+    errors: Counter[str] = field(default_factory=Counter)
+    out_of_order: int = 0
+    disconnects: int = 0
+    connect_retries: int = 0
+    latencies: list[float] = field(default_factory=list)
+    timeline: list[tuple[float, float]] = field(default_factory=list)  # (sent, latency)
+    # Send to ack: the service's share (queueing for the database thread, physics, commit).
+    ack_latencies: list[float] = field(default_factory=list)
+    settled: int = 0
+    by_10s: list[float | None] = field(default_factory=list)
+
+
+@dataclass
+class MatchPlay:
+    """One match's bookkeeping: when each request was sent, and its spectators' arrivals."""
+
+    match_id: int
+    spectators: int
+    sent_at: dict[int, float] = field(default_factory=dict)  # event version -> send time
+    # The version the request in flight will create; None once it is answered (an event
+    # reached a player, or an error came back).
+    awaiting: int | None = None
+    arrivals: dict[int, int] = field(default_factory=dict)  # event version -> spectators
+    requests: int = 0
+    skipped: int = 0  # ticks with the previous request still unanswered
+
+
+class Client:
+    def __init__(self, play: MatchPlay, stats: Stats, seat: str | None, cookie: str | None) -> None:
+        self.play, self.stats, self.seat, self.cookie = play, stats, seat, cookie
+        self.start_version = 0  # the version of the welcome snapshot
+        self.version = 0
+        self.seen = 0  # distinct events received after the welcome
+        self.snapshot: dict[str, Any] | None = None
+        self.welcomed = asyncio.Event()
+        self.ws: Any = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def open(self, port: int) -> None:
+        headers = {"Cookie": self.cookie} if self.cookie else None
+        self.welcomed.clear()
+        self.ws = await connect(
+            f"ws://127.0.0.1:{port}/ws/match/{self.play.match_id}/", additional_headers=headers,
+            proxy=None, compression=None, open_timeout=60, ping_interval=None,
+        )  # fmt: skip
+        self.task = asyncio.create_task(self._read())
+        await self.ws.send('{"type":"hello","protocol":1}')
+        await asyncio.wait_for(self.welcomed.wait(), 60)
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                self._take(text)
+        except ConnectionClosed:
+            pass
+        self.stats.disconnects += 1
+
+    def _take(self, text: str) -> None:
+        now = time.monotonic()
+        head = EVENT_HEAD.match(text)
+        if head is not None and self.seat is None:
+            self._event(int(head.group(1)), now)  # a spectator needs nothing but the version
+            return
+        kind = TYPE_HEAD.match(text)
+        if kind is None or kind.group(1) in ("event", "welcome", "error", "ack"):
+            message = json.loads(text)
+            kind_name = message["type"]
+        else:
+            return  # presence, aim, pong: nothing to count
+        if kind_name == "event":
+            self._event(message["version"], now)
+            self.snapshot = message["snapshot"]
+        elif kind_name == "welcome":
+            snapshot = message["snapshot"]
+            if snapshot is not None:
+                if self.welcomed.is_set():  # a resync mid-run: count what it skipped as lost
+                    self.stats.out_of_order += 1
+                else:
+                    self.start_version = snapshot["version"]
+                self.version = snapshot["version"]
+                self.snapshot = snapshot
+            self.welcomed.set()
+        elif kind_name == "error":
+            self.stats.errors[message["code"]] += 1
+            self.play.awaiting = None
+        elif kind_name == "ack":
+            sent = self.play.sent_at.get(message["version"])
+            if sent is not None and not message["duplicate"]:
+                self.stats.ack_latencies.append(now - sent)
+
+    def _event(self, version: int, now: float) -> None:
+        if version != self.version + 1:
+            self.stats.out_of_order += 1
+        if version <= self.version:
+            return
+        self.version = version
+        self.seen += 1
+        # Only a player's copy answers the request: a spectator may have the event before
+        # either player, and a stroke sent then would be stale.
+        awaiting = self.play.awaiting
+        if self.seat is not None and awaiting is not None and version >= awaiting:
+            self.play.awaiting = None
+        if self.seat is None:
+            play = self.play
+            count = play.arrivals.get(version, 0) + 1
+            play.arrivals[version] = count
+            if count == play.spectators and version in play.sent_at:
+                sent = play.sent_at[version]
+                self.stats.latencies.append(now - sent)
+                self.stats.timeline.append((sent, now - sent))
+                self.stats.settled += 1
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 5)
+        if self.task is not None:
+            self.task.cancel()
+
+
+async def drive_match(
+    play: MatchPlay, players: dict[str, Client], interval: float, until: float,
+    rng: random.Random,
+) -> None:  # fmt: skip
+    """One request every `interval` seconds, from whichever player is to act."""
+    await asyncio.sleep(rng.uniform(0, interval))  # spread the matches over the interval
+    tick = time.monotonic()
+    n = 0
+    while tick < until:
+        newest = max(players.values(), key=lambda c: c.version)
+        snapshot = newest.snapshot
+        if snapshot is None or snapshot["winner"] is not None:
+            return
+        actor = players[snapshot["scoreboard"]["to_act"]]
+        # Act only once the last request is answered and on the latest state the actor has;
+        # a slow server then shows as fewer requests settled, not as refused stale ones.
+        if play.awaiting is None and actor.snapshot is not None and actor.version == newest.version:
+            n += 1
+            message = next_move(actor.snapshot, f"r{n}", rng)
+            play.awaiting = actor.version + 1
+            play.sent_at[play.awaiting] = time.monotonic()
+            play.requests += 1
+            await actor.send(message)
+        else:
+            play.skipped += 1
+        tick += interval
+        await asyncio.sleep(max(0.0, min(tick, until) - time.monotonic()))
+
+
+# --- one set-up ---------------------------------------------------------------------------------
+def with_database(url: str, name: str) -> str:
+    p = urlsplit(url)
+    return urlunsplit((p.scheme, p.netloc, f"/{name}", p.query, p.fragment))
+
+
+async def run_clients(
+    setup: dict[str, Any], ports: list[int], args: argparse.Namespace
+) -> tuple[Stats, list[MatchPlay], list[Client], float, float]:
+    stats = Stats()
+    rng = random.Random(1)
+    plays: list[MatchPlay] = []
+    seated: list[dict[str, Client]] = []
+    everyone: list[tuple[Client, int]] = []
+    name = setup["cookie_name"]
+    for i, row in enumerate(setup["matches"]):
+        play = MatchPlay(row["match"], args.spectators)
+        plays.append(play)
+        players = {s: Client(play, stats, s, f"{name}={row[s]}") for s in ("A", "B")}
+        seated.append(players)
+        # Spread each match's sockets over the servers: the players on different ones.
+        everyone += [(players["A"], ports[i % len(ports)]),
+                     (players["B"], ports[(i + 1) % len(ports)])]  # fmt: skip
+        everyone += [
+            (Client(play, stats, None, None), ports[(i + j) % len(ports)])
+            for j in range(args.spectators)
+        ]
+    gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
+
+    async def open_one(client: Client, port: int) -> None:
+        # A handshake the server does not accept in time is retried, as a browser would.
+        for attempt in range(CONNECT_ATTEMPTS):
+            async with gate:
+                try:
+                    await client.open(port)
+                    return
+                except (OSError, TimeoutError, InvalidHandshake):
+                    if attempt == CONNECT_ATTEMPTS - 1:
+                        raise
+                    stats.connect_retries += 1
+                    await client.close()
+            await asyncio.sleep(1.0 + rng.random())
+
+    began = time.monotonic()
+    await asyncio.gather(*(open_one(c, p) for c, p in everyone))
+    connect_s = time.monotonic() - began
+    print(f"  {len(everyone)} sockets open in {connect_s:.1f} s", flush=True)
+
+    start = time.monotonic()
+    until = start + args.duration
+    await asyncio.gather(
+        *(drive_match(p, s, args.interval, until, rng) for p, s in zip(plays, seated, strict=True))
+    )
+    # Let the last requests settle before judging what was lost.
+    drain_until = time.monotonic() + args.drain
+    while time.monotonic() < drain_until:
+        if all(p.arrivals.get(max(p.sent_at, default=0), 0) == p.spectators for p in plays):
+            break
+        await asyncio.sleep(0.2)
+    elapsed = time.monotonic() - start
+    clients = [c for c, _ in everyone]
+    # p99 latency per 10 s of play (by send time): shows whether the tail is a stall.
+    buckets: dict[int, list[float]] = {}
+    for sent, latency in stats.timeline:
+        buckets.setdefault(int((sent - start) // 10), []).append(latency * 1000)
+    stats.by_10s = [
+        _percentile(sorted(buckets.get(i, [])), 99) for i in range(max(buckets, default=-1) + 1)
+    ]
+    return stats, plays, clients, connect_s, elapsed
+
+
+def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
+    print(f"{kind}: {args.matches} matches x (2 players + {args.spectators} spectators)",
+          flush=True)  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix=f"bench-live-{kind}-") as tmp:
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        env |= {"DJANGO_SETTINGS_MODULE": "snooker_site.settings", "DEBUG": "false",
+                "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}  # fmt: skip
+        database: str | None = None
+        prefix = f"bench-{uuid.uuid4().hex[:12]}"
+        redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+        pg = os.environ.get("DATABASE_URL", "")
+        pg = pg if pg.startswith(("postgres://", "postgresql://")) else DEFAULT_POSTGRES_URL
+        if kind == "memory":
+            env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
+            servers_wanted = 1
+        else:
+            import psycopg
+
+            database = f"snooker_bench_{uuid.uuid4().hex[:12]}"
+            with psycopg.connect(with_database(pg, "postgres"), autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{database}"')
+            env |= {"DATABASE_URL": with_database(pg, database), "REDIS_URL": redis_url,
+                    "CHANNEL_LAYER_PREFIX": prefix}  # fmt: skip
+            servers_wanted = 2
+        servers: list[Server] = []
+        try:
+            began = time.monotonic()
+            setup = run_django(env, "--django-setup", str(args.matches))
+            print(f"  database ready in {time.monotonic() - began:.1f} s", flush=True)
+            servers = [Server(f"daphne-{i + 1}", env, Path(tmp)) for i in range(servers_wanted)]
+            for server in servers:
+                server.wait_healthy()
+            stats, plays, clients, connect_s, elapsed = asyncio.run(
+                run_clients(setup, [s.port for s in servers], args)
+            )
+            final = run_django(env, "--django-final")["versions"]
+            lost = sum(
+                max(0, final[str(c.play.match_id)] - c.start_version - c.seen) for c in clients
+            )
+            rss = [s.peak_rss_mb() for s in servers]
+            server_errors = sum(s.server_errors() for s in servers)
+            dropped = stats.disconnects  # sockets the servers closed during the run
+            asyncio.run(_close_all(clients))
+        finally:
+            for server in servers:
+                server.stop()
+            if database is not None:
+                import psycopg
+
+                with psycopg.connect(with_database(pg, "postgres"), autocommit=True) as conn:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+                _drop_redis_keys(redis_url, prefix)
+    ms = sorted(x * 1000 for x in stats.latencies)
+    ack_ms = sorted(x * 1000 for x in stats.ack_latencies)
+    requests = sum(p.requests for p in plays)
+    skipped = sum(p.skipped for p in plays)
+    result = {
+        "matches": args.matches,
+        "spectators": args.spectators,
+        "sockets": len(clients),
+        "interval_s": args.interval,
+        "duration_s": round(elapsed, 1),
+        "connect_s": round(connect_s, 1),
+        "requests": requests,
+        "settled": stats.settled,
+        "skipped_ticks": skipped,
+        "p50_ms": _percentile(ms, 50),
+        "p99_ms": _percentile(ms, 99),
+        "max_ms": _percentile(ms, 100),
+        "ack_p50_ms": _percentile(ack_ms, 50),
+        "ack_p99_ms": _percentile(ack_ms, 99),
+        "strokes_per_s": round(stats.settled / elapsed, 2),
+        "p99_ms_by_10s": stats.by_10s,
+        "errors": sum(stats.errors.values()),
+        "error_codes": dict(stats.errors),
+        "lost": lost,
+        "out_of_order": stats.out_of_order,
+        "disconnects": dropped,
+        "connect_retries": stats.connect_retries,
+        "server_tracebacks": server_errors,
+        "peak_rss_mb": rss,
+    }
+    print(f"  {result}", flush=True)
+    return result
+
+
+def _percentile(sorted_values: list[float], p: float) -> float | None:
+    """Nearest-rank percentile of an ascending list (None if empty)."""
+    if not sorted_values:
+        return None
+    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
+    return round(sorted_values[rank - 1], 1)
+
+
+async def _close_all(clients: list[Client]) -> None:
+    await asyncio.gather(*(c.close() for c in clients))
+
+
+def _drop_redis_keys(url: str, prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--spectators", type=int, default=10, help="per match")
+    parser.add_argument("--interval", type=float, default=5.0, help="seconds between requests")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
+    parser.add_argument("--drain", type=float, default=15.0, help="seconds to let play settle")
+    parser.add_argument("--setups", default=",".join(SETUPS), help="memory,redis")
+    parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    if args.django_setup is not None:
+        print(json.dumps(django_setup(args.django_setup)))
+        return
+    if args.django_final:
+        print(json.dumps(django_final()))
+        return
+    # 1,200 client sockets here and as many in the servers (which inherit the limit).
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    setups = [s.strip() for s in args.setups.split(",") if s.strip()]
+    unknown = set(setups) - set(SETUPS)
+    if unknown:
+        parser.error(f"unknown set-up(s): {', '.join(sorted(unknown))}")
+    results = {kind: run_setup(kind, args) for kind in setups}
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Tests that run the club as real daphne processes sharing PostgreSQL and Redis."""

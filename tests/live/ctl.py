@@ -1,0 +1,88 @@
+"""The Django side of the multi-process test, run as a subprocess against its own database.
+
+The test process keeps pytest-django's settings (maybe SQLite); the servers and this script
+share a fresh PostgreSQL database named by DATABASE_URL, so everything touching that database
+runs here: `python -m tests.live.ctl setup` and `python -m tests.live.ctl verify MATCH_ID`.
+Each prints one JSON object on its last line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snooker_site.settings")
+
+
+def _session_for(user: Any) -> str:
+    """A logged-in session, as the login view would store it; the key is the cookie value."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    key: str = session.session_key
+    return key
+
+
+def setup() -> dict[str, Any]:
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from game import service
+
+    call_command("migrate", interactive=False, verbosity=0)
+    users = get_user_model().objects
+    alice = users.create_user("alice", password="pw")
+    bob = users.create_user("bob", password="pw")
+    match = service.create_match(alice, bob, best_of=1, draw="A")
+    return {
+        "match": match.pk,
+        "cookie_name": settings.SESSION_COOKIE_NAME,
+        "sessions": {"alice": _session_for(alice), "bob": _session_for(bob)},
+    }
+
+
+def verify(match_id: int) -> dict[str, Any]:
+    from django.db import connection
+
+    from game import service
+    from game.models import Match, MatchEvent
+    from rules.match import match_from_json
+
+    row, snapshot = service.snapshot(match_id)
+    events = list(MatchEvent.objects.filter(match_id=match_id).order_by("version", "pk"))
+    return {
+        "vendor": connection.vendor,
+        "version": row.version,
+        "status": row.status,
+        "snapshot": snapshot,
+        "versions": [e.version for e in events],
+        "requests": [[e.actor_id, e.client_id] for e in events if e.client_id is not None],
+        "kinds": [e.kind for e in events],
+        "rebuilt_equals_stored": service.rebuild(match_id)
+        == match_from_json(Match.objects.get(pk=match_id).state),
+    }
+
+
+def main(argv: list[str]) -> None:
+    import django
+
+    django.setup()
+    if argv[:1] == ["setup"]:
+        result = setup()
+    elif argv[:1] == ["verify"] and len(argv) == 2:
+        result = verify(int(argv[1]))
+    else:
+        raise SystemExit("usage: python -m tests.live.ctl setup | verify MATCH_ID")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,327 @@
+"""Real servers for the multi-process test: a scratch PostgreSQL database, daphne processes,
+and websocket clients that keep the protocol's bookkeeping (versions, acks, errors).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import redis
+from psycopg import sql
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+from websockets.typing import Origin
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test"
+PROTOCOL = 1
+
+
+# --- services ------------------------------------------------------------------------------
+def redis_url() -> str:
+    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+
+
+def postgres_url() -> str:
+    """The PostgreSQL server to make scratch databases on: DATABASE_URL's if it is one."""
+    url = os.environ.get("DATABASE_URL", "")
+    return url if url.startswith(("postgres://", "postgresql://")) else DEFAULT_POSTGRES_URL
+
+
+def with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+def check_redis(url: str) -> str | None:
+    """None if Redis answers, else why not (the caller fails: these tests never skip)."""
+    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        return f"Redis is not reachable at {url}: {exc}"
+    finally:
+        client.close()
+    return None
+
+
+def drop_redis_keys(url: str, prefix: str) -> None:
+    # channels_redis keeps group keys for a day; a killed server never discards its members.
+    client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+class ScratchDatabase:
+    """A fresh PostgreSQL database for one test run, dropped (forcibly) at the end."""
+
+    def __init__(self, server_url: str) -> None:
+        self.server_url = server_url
+        self.name = f"snooker_mp_{uuid.uuid4().hex[:12]}"
+        self.url = with_database(server_url, self.name)
+
+    def _admin(self) -> psycopg.Connection[Any]:
+        # Connect to the server's own database to create or drop another one.
+        return psycopg.connect(with_database(self.server_url, "postgres"), autocommit=True,
+                               connect_timeout=3)  # fmt: skip
+
+    def create(self) -> None:
+        with self._admin() as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(self.name)))
+
+    def drop(self) -> None:
+        with self._admin() as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(self.name))
+            )
+
+
+def run_ctl(env: dict[str, str], *args: str) -> dict[str, Any]:
+    """Run tests/live/ctl.py against the scratch database; its last line is JSON."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.live.ctl", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"ctl {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+# --- servers -------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Daphne:
+    """One server process on loopback; its output goes to a log file shown on failure."""
+
+    def __init__(self, name: str, env: dict[str, str], log_dir: Path) -> None:
+        self.name = name
+        self.port = free_port()
+        self.log_path = log_dir / f"{name}.log"
+        daphne = Path(sys.executable).parent / "daphne"
+        self._log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(self.port), "snooker_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def wait_healthy(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.name} exited early:\n{self.log()}")
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(
+                    f"http://127.0.0.1:{self.port}/healthz", timeout=1
+                ) as answer,
+            ):
+                if answer.status == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.name} did not answer /healthz in {timeout}s:\n{self.log()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup in the server (a crash, not a shutdown)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self._log.close()
+
+    def log(self) -> str:
+        if not self._log.closed:
+            self._log.flush()
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+
+# --- clients -------------------------------------------------------------------------------
+class LiveClient:
+    """One browser over a real websocket. Events must arrive in order, each exactly once,
+    across reconnections; anything else is recorded in `problems` for the test to assert."""
+
+    def __init__(self, name: str, match_id: int, cookie: str | None = None) -> None:
+        self.name, self.match_id, self.cookie = name, match_id, cookie
+        self.version = 0  # the last event version this client has
+        self.events: list[dict[str, Any]] = []
+        self.welcomes: list[dict[str, Any]] = []
+        self.acks: dict[str, dict[str, Any]] = {}
+        self.errors: list[dict[str, Any]] = []
+        self.problems: list[str] = []
+        self.ws: ClientConnection | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.seat: str | None = None
+        self.closing = False  # we are closing the socket (else a close is the server's)
+        self.dropped: str | None = None
+
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        snap: dict[str, Any] = self.events[-1]["snapshot"]
+        return snap
+
+    async def open(self, server: Daphne, last_version: int | None) -> dict[str, Any]:
+        headers = {"Cookie": self.cookie} if self.cookie else None
+        self.closing, self.dropped = False, None
+        self.ws = await connect(
+            f"{server.url}/ws/match/{self.match_id}/", additional_headers=headers,
+            origin=Origin(f"http://127.0.0.1:{server.port}"), proxy=None, compression=None,
+        )  # fmt: skip
+        self.reader = asyncio.create_task(self._read(self.ws))
+        count = len(self.welcomes)
+        await self.send({"type": "hello", "protocol": PROTOCOL, "last_version": last_version})
+        await self.wait_until(lambda: len(self.welcomes) > count, f"{self.name} welcome")
+        welcome = self.welcomes[-1]
+        self.seat = welcome["seat"]
+        return welcome
+
+    async def _read(self, ws: ClientConnection) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for text in ws:
+                self._take(json.loads(text))
+        if not self.closing:
+            self.dropped = f"closed by the server ({ws.close_code} {ws.close_reason!r})"
+
+    def _take(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "event":
+            if message["version"] != self.version + 1:
+                self.problems.append(
+                    f"{self.name}: event {message['version']} after {self.version}"
+                )
+            self.version = message["version"]
+            self.events.append(message)
+        elif kind == "welcome":
+            snapshot = message["snapshot"]
+            # A client with nothing to catch up on gets the snapshot at its own version;
+            # any other snapshot replaces missed events: a gap this test never expects.
+            if snapshot is not None and snapshot["version"] != self.version:
+                self.problems.append(
+                    f"{self.name}: snapshot v{snapshot['version']} instead of events after "
+                    f"v{self.version}"
+                )
+                self.version = snapshot["version"]
+            self.welcomes.append(message)
+        elif kind == "ack":
+            self.acks[message["client_id"]] = message
+        elif kind == "error":
+            self.errors.append(message)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps(message))
+
+    async def wait_until(
+        self, done: Callable[[], bool], what: str, timeout: float = 15.0, ping: bool = False
+    ) -> None:
+        """Poll until `done()`; with `ping`, ping now and then as a browser does, which makes
+        the server fill any gap from the database."""
+        deadline = time.monotonic() + timeout
+        next_ping = time.monotonic() + 0.5
+        while not done():
+            if self.errors:
+                raise AssertionError(f"{self.name} got errors: {self.errors}")
+            if self.dropped:
+                raise AssertionError(f"{self.name} waiting for {what}: {self.dropped}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what} (at v{self.version})")
+            if ping and time.monotonic() >= next_ping:
+                await self.send({"type": "ping", "version": self.version})
+                next_ping = time.monotonic() + 0.5
+            await asyncio.sleep(0.01)
+
+    async def wait_version(self, version: int, timeout: float = 15.0) -> None:
+        await self.wait_until(
+            lambda: self.version >= version, f"{self.name} to reach v{version}", timeout, True
+        )
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.reader
+
+
+# --- playing ---------------------------------------------------------------------------------
+BALL_RADIUS = 26.25  # mm
+# Cue-ball spots inside the D (baulk line y = -1084.5, radius 292), tried in order.
+D_SPOTS = [(150.0, -1150.0), (-150.0, -1150.0), (0.0, -1200.0), (100.0, -1250.0),
+           (-100.0, -1250.0), (200.0, -1120.0), (-200.0, -1120.0), (0.0, -1300.0)]  # fmt: skip
+COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
+
+
+def free_spot(balls: dict[str, list[float]]) -> tuple[float, float]:
+    for spot in D_SPOTS:
+        if all(
+            math.dist(spot, pos) > 2 * BALL_RADIUS + 1 for name, pos in balls.items()
+            if name != "white"
+        ):  # fmt: skip
+            return spot
+    raise AssertionError(f"no free spot in the D among {D_SPOTS}")
+
+
+def balls_on(on: str, balls: dict[str, list[float]]) -> list[str]:
+    if on == "red":
+        names = [b for b in balls if b.startswith("red")]
+    elif on == "colour":
+        names = [b for b in balls if b in COLOURS]
+    else:
+        names = [on] if on in balls else []
+    return names or [b for b in balls if b != "white"]
+
+
+def next_move(snapshot: dict[str, Any], client_id: str, speed: float = 3.0) -> dict[str, Any]:
+    """A legal request for whoever is to act: take a pending choice ("play" if offered), or
+    strike at the nearest ball on (from a free spot in the D when in hand)."""
+    frame, version = snapshot["frame"], snapshot["version"]
+    pending = frame["pending"]
+    if pending is not None:
+        options = pending["options"]
+        option = "play" if "play" in options else options[0]
+        return {"type": "choose", "client_id": client_id, "version": version, "option": option}
+    balls = frame["balls"]
+    cue: tuple[float, float] | None = None
+    if frame["in_hand"]:
+        cue = free_spot(balls)
+        start = cue
+    else:
+        start = (balls["white"][0], balls["white"][1])
+    target = min(balls_on(frame["on"], balls), key=lambda b: math.dist(start, balls[b]))
+    tx, ty = balls[target]
+    message: dict[str, Any] = {
+        "type": "stroke", "client_id": client_id, "version": version,
+        "angle": math.atan2(ty - start[1], tx - start[0]), "speed": speed,
+    }  # fmt: skip
+    if cue is not None:
+        message["cue_ball"] = list(cue)
+    return message
