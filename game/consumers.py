@@ -53,6 +53,37 @@ class _Bucket:
         return False
 
 
+class _Heartbeats:
+    """One presence write per process and period for all its sockets, not one per socket.
+
+    Presence rows are refreshed so that a killed process's sockets go stale; a write per
+    socket would queue hundreds of commits a second ahead of the strokes on the one
+    database thread a process has.
+    """
+
+    def __init__(self) -> None:
+        self.channels: set[str] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    def add(self, channel_name: str) -> None:
+        self.channels.add(channel_name)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._run())
+
+    def discard(self, channel_name: str) -> None:
+        self.channels.discard(channel_name)
+
+    async def _run(self) -> None:
+        while self.channels:
+            await asyncio.sleep(settings.SNOOKER["HEARTBEAT"])
+            if self.channels:
+                await database_sync_to_async(service.heartbeat)(sorted(self.channels))
+
+
+HEARTBEATS = _Heartbeats()
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int
     seat: str | None
@@ -91,6 +122,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 task.cancel()
         if not getattr(self, "greeted", False):
             return
+        HEARTBEATS.discard(self.channel_name)
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
         await database_sync_to_async(service.disconnect)(
             self.match_id, self.channel_name, self.seat
@@ -139,16 +171,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 self.match_id, self.channel_name, self.seat
             )
             self.greeted = True
-            self.tasks.append(asyncio.create_task(self._heartbeat()))
+            HEARTBEATS.add(self.channel_name)
         row, snapshot, missed = await database_sync_to_async(self._resync)(message.last_version)
         await self.send(
             server_out.welcome(
-                self.match_id, self.seat, _players(row), None if missed else snapshot
+                self.match_id, self.seat, _players(row), None if missed is not None else snapshot
             )
         )
-        if missed:
-            for text in missed:
-                await self.send(text)
+        for text in missed or ():
+            await self.send(text)
         self.sent_version = row.version
         self._arm_clock(snapshot["shot_clock"]["deadline"], row.version)
         await self._broadcast_presence()
@@ -212,7 +243,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         assert client_id is not None
         await self.send(server_out.ack(client_id, applied.version, applied.duplicate))
         if applied.duplicate:
-            await self._catch_up()
+            # The first attempt may have died with its process before broadcasting: publish
+            # the stored event again (sockets that have it ignore it by its version).
+            await self._publish(applied.version, applied.event)
             return
         versions = range(applied.version, applied.version + 1 + len(applied.extra))
         for version, text in zip(versions, (applied.event, *applied.extra), strict=True):
@@ -272,11 +305,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
 
     # --- timers ---------------------------------------------------------------------------------
-    async def _heartbeat(self) -> None:
-        while True:
-            await asyncio.sleep(settings.SNOOKER["HEARTBEAT"])
-            await database_sync_to_async(service.heartbeat)(self.channel_name)
-
     def _arm_clock(self, deadline: str | None, version: int) -> None:
         """Every socket of the match watches the shot clock; the service settles it once."""
         if self.clock_task is not None:

@@ -347,8 +347,8 @@ def connect(match_id: int, channel_name: str, seat: Player | None) -> None:
         Absence.objects.filter(match_id=match_id, seat=seat).delete()
 
 
-def heartbeat(channel_name: str) -> None:
-    Connection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+def heartbeat(channel_names: list[str]) -> None:
+    Connection.objects.filter(channel_name__in=channel_names).update(last_seen=timezone.now())
 
 
 def disconnect(match_id: int, channel_name: str, seat: Player | None) -> None:

@@ -72,7 +72,10 @@ ASGI_APPLICATION = "snooker_site.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=0,
+        # Keep connections: channels runs every ORM call of a process on one thread, and
+        # opening a PostgreSQL connection per call costs more than the call.
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     ),
 }
 

@@ -11,3 +11,13 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 def redis_url() -> str:
     """REDIS_URL, or the local Redis every machine of this kind runs."""
     return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _close_connections_after_each_call() -> None:
+    """The server keeps database connections open (settings: DB_CONN_MAX_AGE); in tests a
+    consumer thread's kept connection would stop pytest-django dropping the test database."""
+    from django.db import connections
+
+    for connection in connections.all():
+        connection.settings_dict["CONN_MAX_AGE"] = 0
