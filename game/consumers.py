@@ -99,7 +99,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         conf = settings.SNOOKER
         self.bucket = _Bucket(conf["RATE_BURST"], conf["RATE_PER_SECOND"])
         self.aim_bucket = _Bucket(1, conf["AIM_PER_SECOND"])
-        self.tasks: list[asyncio.Task[None]] = []
         self.latest_aim: str | None = None
         self.aim_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
@@ -117,7 +116,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, code: int) -> None:
-        for task in [*self.tasks, self.clock_task, self.aim_task]:
+        for task in (self.clock_task, self.aim_task):
             if task is not None:
                 task.cancel()
         if not getattr(self, "greeted", False):

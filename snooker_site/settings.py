@@ -79,6 +79,15 @@ DATABASES = {
     ),
 }
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default: write-ahead logging lets readers run beside the writer, and
+    # synchronous=NORMAL is still safe in WAL mode while saving an fsync on every stroke's
+    # commit; IMMEDIATE takes the write lock up front instead of failing to upgrade to it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        transaction_mode="IMMEDIATE",
+    )
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if REDIS_URL:
