@@ -241,23 +241,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         assert client_id is not None
         await self.send(server_out.ack(client_id, applied.version, applied.duplicate))
-        if applied.duplicate:
-            # The first attempt may have died with its process before broadcasting: publish
-            # the stored event again (sockets that have it ignore it by its version).
-            await self._publish(applied.version, applied.event)
-            return
-        versions = range(applied.version, applied.version + 1 + len(applied.extra))
-        for version, text in zip(versions, (applied.event, *applied.extra), strict=True):
-            await self._publish(version, text)
+        # On a duplicate the first attempt may have died with its process before
+        # broadcasting: publish the stored event again (sockets that have it ignore it).
+        for stored in applied.events:
+            await self._publish(stored)
 
     # --- broadcasting ---------------------------------------------------------------------------
-    async def _publish(self, version: int, text: str) -> None:
-        # The text is parsed once here, not by every socket: receivers only need the clock.
-        deadline = json.loads(text)["snapshot"]["shot_clock"]["deadline"]
+    async def _publish(self, stored: service.Stored) -> None:
         await self.channel_layer.group_send(
             group_name(self.match_id),
-            {"type": "match.event", "version": version, "text": text, "deadline": deadline},
-        )
+            {"type": "match.event", "version": stored.version, "text": stored.text,
+             "deadline": stored.deadline},
+        )  # fmt: skip
 
     async def match_event(self, event: dict[str, Any]) -> None:
         version = event["version"]
@@ -317,9 +312,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         delay = (when - timezone.now()).total_seconds()
         await asyncio.sleep(max(0.0, delay) + 0.05)
         with contextlib.suppress(Match.DoesNotExist):
-            texts = await database_sync_to_async(service.expire_shot_clock)(self.match_id, version)
-            for offset, text in enumerate(texts):
-                await self._publish(version + 1 + offset, text)
+            expired = await database_sync_to_async(service.expire_shot_clock)(
+                self.match_id, version
+            )
+            for stored in expired:
+                await self._publish(stored)
 
 
 def _players(row: Match) -> dict[str, str]:

@@ -55,7 +55,9 @@ class MatchEvent(models.Model):
     # The browser's id for the request, so a repeat is answered and never applied twice.
     client_id = models.CharField(max_length=64, null=True, blank=True)
     request = models.JSONField(default=dict)  # the validated request, for rebuilding
-    payload = models.JSONField()  # the broadcast body: ruling, trajectories, new state
+    # The event exactly as broadcast (JSON text: ruling, trajectories, new state). Kept as
+    # text so a resync or a repeated request sends the same bytes without encoding again.
+    payload = models.TextField()
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

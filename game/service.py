@@ -55,11 +55,23 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class Stored:
+    """One stored event, ready to broadcast."""
+
+    version: int
+    text: str  # the event as sent to browsers (JSON)
+    deadline: str | None  # the shot clock's deadline after it, for the sockets' timers
+
+
+@dataclass(frozen=True, slots=True)
 class Applied:
-    version: int  # the version the request created (or created the first time)
-    event: str  # the event as sent to browsers (JSON text)
+    events: tuple[Stored, ...]  # the request's event, then any the server added (the toss)
     duplicate: bool  # the client id had been seen: nothing new was applied
-    extra: tuple[str, ...] = ()  # events the server added after it (the toss)
+
+    @property
+    def version(self) -> int:
+        """The version the request created (or created the first time)."""
+        return self.events[0].version
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -138,9 +150,7 @@ def events_after(match_id: int, version: int, limit: int) -> list[str] | None:
         .order_by("version")
         .values_list("payload", flat=True)[: limit + 1]
     )
-    if len(rows) > limit:
-        return None
-    return [json.dumps(p, separators=(",", ":")) for p in rows]
+    return None if len(rows) > limit else rows
 
 
 def ruling_json(ruling: Ruling) -> dict[str, Any]:
@@ -188,8 +198,8 @@ def create_match(
             reconnect_grace=grace, version=1, state=match_to_json(state),
             turn_started=timezone.now(),
         )  # fmt: skip
-        payload = _event(row, Change(state, "start", None, {"draw": winner}))
-        MatchEvent.objects.create(match=row, version=1, kind="start", payload=payload)
+        text = _dumps(_event(row, Change(state, "start", None, {"draw": winner})))
+        MatchEvent.objects.create(match=row, version=1, kind="start", payload=text)
     return row
 
 
@@ -247,7 +257,7 @@ def _compute(
 
 def _store(
     row: Match, change: Change, actor: User | None = None, client_id: str | None = None
-) -> dict[str, Any]:
+) -> Stored:
     """Write version N + 1 if the match is still at N; raise a conflict otherwise."""
     before = row.version
     row.version = before + 1
@@ -259,15 +269,16 @@ def _store(
     )
     if not updated:
         raise ServiceError("conflict", "another request changed the match first; try again")
-    payload = _event(row, change)
+    text = _dumps(_event(row, change))
     MatchEvent.objects.create(
         match=row, version=row.version, kind=change.kind, actor=actor, client_id=client_id,
-        request=change.request, payload=payload,
+        request=change.request, payload=text,
     )  # fmt: skip
-    return payload
+    deadline = clock_deadline(row, change.state)
+    return Stored(row.version, text, deadline.isoformat() if deadline else None)
 
 
-def _toss_if_due(row: Match, state: MatchState) -> list[dict[str, Any]]:
+def _toss_if_due(row: Match, state: MatchState) -> list[Stored]:
     """§7: the draw for the re-spotted black is the server's, recorded as its own event."""
     frame = state.frame
     if state.over or frame.pending is None or frame.pending.holder is not None:
@@ -292,7 +303,7 @@ def submit(match_id: int, user: User, message: client_in.ClientMessage) -> Appli
             row = Match.objects.select_for_update().get(pk=match_id)
             seen = MatchEvent.objects.filter(match=row, actor=user, client_id=client_id).first()
             if seen is not None:
-                return Applied(seen.version, _dumps(seen.payload), duplicate=True)
+                return _again(seen)
             seat = seat_of(row, user)
             if seat is None:
                 raise ServiceError("not_a_player", "only the two players may play")
@@ -301,7 +312,7 @@ def submit(match_id: int, user: User, message: client_in.ClientMessage) -> Appli
                 change = _compute(row, state, seat, message)
             except IllegalRequest as exc:
                 raise ServiceError(exc.code, exc.detail) from None
-            payload = _store(row, change, user, client_id)
+            stored = _store(row, change, user, client_id)
             extra = _toss_if_due(row, change.state)
     except OperationalError:
         # SQLite refuses a second writer while one holds the lock: nothing was written.
@@ -311,11 +322,17 @@ def submit(match_id: int, user: User, message: client_in.ClientMessage) -> Appli
         seen = MatchEvent.objects.filter(match_id=match_id, actor=user, client_id=client_id).first()
         if seen is None:
             raise ServiceError("conflict", "another request changed the match first") from None
-        return Applied(seen.version, _dumps(seen.payload), duplicate=True)
-    return Applied(row.version - len(extra), _dumps(payload), False, tuple(map(_dumps, extra)))
+        return _again(seen)
+    return Applied((stored, *extra), duplicate=False)
 
 
-def expire_shot_clock(match_id: int, version: int) -> list[str]:
+def _again(seen: MatchEvent) -> Applied:
+    """The answer to a repeated request: its stored event, broadcast again by the caller."""
+    deadline = json.loads(seen.payload)["snapshot"]["shot_clock"]["deadline"]
+    return Applied((Stored(seen.version, seen.payload, deadline),), duplicate=True)
+
+
+def expire_shot_clock(match_id: int, version: int) -> list[Stored]:
     """The striker's time ran out at `version`: settle the time foul once (RULES.md §4)."""
     with transaction.atomic():
         row = Match.objects.select_for_update().get(pk=match_id)
@@ -328,8 +345,8 @@ def expire_shot_clock(match_id: int, version: int) -> list[str]:
         striker = state.frame.striker
         frame, ruling = referee.time_foul(state.frame, striker)
         new = rules_match.advance(state, frame)
-        payload = _store(row, Change(new, "shot_clock", striker, {}, ruling))
-        return [_dumps(payload), *map(_dumps, _toss_if_due(row, new))]
+        stored = _store(row, Change(new, "shot_clock", striker, {}, ruling))
+        return [stored, *_toss_if_due(row, new)]
 
 
 # --- presence --------------------------------------------------------------------------------
@@ -408,9 +425,9 @@ def rebuild(match_id: int) -> MatchState:
     row = Match.objects.get(pk=match_id)
     state: MatchState | None = None
     for event in MatchEvent.objects.filter(match=row).order_by("version"):
-        request, seat = event.request, event.payload["seat"]
+        request, seat = event.request, json.loads(event.payload)["seat"]
         if event.kind == "start":
-            state = rules_match.new_match(row.best_of, event.payload["request"]["draw"])
+            state = rules_match.new_match(row.best_of, json.loads(event.payload)["request"]["draw"])
             continue
         assert state is not None
         if event.kind == "stroke":

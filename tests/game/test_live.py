@@ -182,7 +182,8 @@ async def test_events_replay_to_the_snapshot_and_strokes_rebuild_the_match(match
     assert (await a.expect("event"))["kind"] == "concede"
 
     def check() -> None:
-        events = [e.payload for e in MatchEvent.objects.filter(match=match).order_by("version")]
+        stored = MatchEvent.objects.filter(match=match).order_by("version")
+        events = [json.loads(e.payload) for e in stored]
         snapshot = events[0]["snapshot"]
         for event in events[1:]:
             assert event["version"] == snapshot["version"] + 1

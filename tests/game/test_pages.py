@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 
@@ -22,7 +24,7 @@ def test_join_then_challenge_then_open_the_match(client: Client, players) -> Non
     assert (match.player_a.username, match.player_b.username) == ("carol", "alice")
     assert match.best_of == 5 and match.shot_clock == 30
     start = MatchEvent.objects.get(match=match)
-    assert start.version == 1 and start.payload["request"]["draw"] in ("A", "B")
+    assert start.version == 1 and json.loads(start.payload)["request"]["draw"] in ("A", "B")
     page = client.get(f"/match/{match.pk}/").content.decode()
     assert 'data-seat="A"' in page and "carol v alice" in page
     assert "carol v alice" in client.get("/").content.decode()
