@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+from dataclasses import replace
 
 import pytest
 from channels.db import database_sync_to_async
 
 from game import service
 from game.models import Match, MatchEvent
-from rules.match import match_from_json
+from rules.match import match_from_json, match_to_json
+from rules.state import FrameState, make_balls
 from tests.game.helpers import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -297,5 +300,37 @@ async def test_the_last_aim_always_reaches_the_watchers(match, players) -> None:
     while not angles or angles[-1] != 0.4:
         angles.append((await s.expect("aim"))["angle"])
     assert angles[0] == 0.0 and len(angles) < 5  # throttled, but ends on the final aim
+    for c in (a, b, s):
+        await c.close()
+
+
+async def test_level_frame_brings_the_toss_for_the_respotted_black(match, players) -> None:
+    """A pots the last black to level the frame: the server's draw follows as its own event."""
+
+    def lone_black() -> None:
+        row = Match.objects.get(pk=match.pk)
+        state = match_from_json(row.state)
+        frame = FrameState(
+            balls=make_balls({"white": (700.0, 1595.5), "black": (800.0, 1695.5)}),
+            striker="A", scores=(43, 50), on="black",
+        )  # fmt: skip
+        row.state = match_to_json(replace(state, frame=frame))
+        row.save()
+
+    await database_sync_to_async(lone_black)()
+    a, b, s = await _trio(match, players)
+    await a.stroke(angle=math.pi / 4, speed=1.5)  # straight into the top-right pocket
+    stroke, toss = await s.expect("event"), await s.expect("event")
+    assert stroke["shot"]["potted"] == ["black"] and stroke["ruling"]["respotted_black"]
+    assert toss["kind"] == "toss" and toss["seat"] is None
+    winner = toss["request"]["winner"]
+    frame = toss["snapshot"]["frame"]
+    assert frame["pending"] == {"holder": winner, "options": ["play", "pass"], "offender": None}
+    assert frame["scores"] == {"A": 50, "B": 50} and frame["in_hand"]
+    assert frame["balls"] == {"black": [0.0, 1460.5]}
+    chooser = a if winner == "A" else b
+    await chooser.send({"type": "choose", "client_id": "pass", "version": 3, "option": "pass"})
+    event = await s.expect("event")
+    assert event["snapshot"]["scoreboard"]["to_act"] == ("B" if winner == "A" else "A")
     for c in (a, b, s):
         await c.close()
