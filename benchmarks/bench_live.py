@@ -28,27 +28,37 @@ import os
 import random
 import re
 import resource
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 ROOT = Path(__file__).resolve().parents[1]
+# Run as a script, only benchmarks/ is on the path: the project and its test harness are at
+# the root.
+sys.path.insert(0, str(ROOT))
+
+from tests.live.harness import (  # noqa: E402
+    BALL_RADIUS,
+    D_SPOTS,
+    Daphne,
+    ScratchDatabase,
+    balls_on,
+    drop_redis_keys,
+    logged_in_session,
+    postgres_url,
+    redis_url,
+    run_json,
+)
+
 SETUPS = ("memory", "redis")
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test"
 BEST_OF = 35  # long enough that no match ends on its own within a run
 # Daphne drops a handshake the application has not accepted within 5 s, and accepting needs
 # the database: do not pile them up.
@@ -66,28 +76,12 @@ def django_setup(matches: int) -> dict[str, Any]:
 
     django.setup()
     from django.conf import settings
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
     from game import service
 
     call_command("migrate", interactive=False, verbosity=0)
-
-    def session(user: Any) -> str:
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.save()
-        key: str = store.session_key
-        return key
-
     users = get_user_model().objects
     rows = []
     for i in range(matches):
@@ -95,7 +89,7 @@ def django_setup(matches: int) -> dict[str, Any]:
         a = users.create_user(f"bench-a{i}", password=None)
         b = users.create_user(f"bench-b{i}", password=None)
         match = service.create_match(a, b, BEST_OF, draw="A")
-        rows.append({"match": match.pk, "A": session(a), "B": session(b)})
+        rows.append({"match": match.pk, "A": logged_in_session(a), "B": logged_in_session(b)})
     return {"cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows}
 
 
@@ -112,48 +106,12 @@ def django_final() -> dict[str, Any]:
 
 
 def run_django(env: dict[str, str], *args: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, __file__, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=600, check=False,
-    )  # fmt: skip
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return run_json(env, __file__, *args, timeout=600)
 
 
 # --- servers ------------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Server:
-    def __init__(self, name: str, env: dict[str, str], log_dir: Path) -> None:
-        self.name, self.port = name, free_port()
-        self.log_path = log_dir / f"{name}.log"
-        self._log = self.log_path.open("wb")
-        daphne = Path(sys.executable).parent / "daphne"
-        self.proc = subprocess.Popen(
-            [str(daphne), "-b", "127.0.0.1", "-p", str(self.port), "snooker_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-
-    def wait_healthy(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited: {self.log_path.read_text()[-3000:]}")
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r,
-            ):
-                if r.status == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError(f"{self.name} did not answer /healthz")
+class Server(Daphne):
+    """A daphne process, with what the benchmark reports of it."""
 
     def peak_rss_mb(self) -> float:
         # VmHWM: the resident set's high-water mark, kept by the kernel (no psutil needed).
@@ -162,16 +120,6 @@ class Server:
                 if line.startswith("VmHWM:"):
                     return round(int(line.split()[1]) / 1024, 1)
         return float("nan")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self._log.close()
 
     def server_errors(self) -> int:
         """Tracebacks in the server's log (failures the clients may only see as `internal`);
@@ -185,12 +133,6 @@ class Server:
 
 
 # --- playing ------------------------------------------------------------------------------------
-BALL_RADIUS = 26.25
-D_SPOTS = [(150.0, -1150.0), (-150.0, -1150.0), (0.0, -1200.0), (100.0, -1250.0),
-           (-100.0, -1250.0), (200.0, -1120.0), (-200.0, -1120.0), (0.0, -1300.0)]  # fmt: skip
-COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
-
-
 def next_move(snapshot: dict[str, Any], client_id: str, rng: random.Random) -> dict[str, Any]:
     """A legal request for the player to act: "play" on a pending choice, else a stroke at
     the nearest ball on at 2–4 m/s (from a free spot in the D when in hand)."""
@@ -211,14 +153,7 @@ def next_move(snapshot: dict[str, Any], client_id: str, rng: random.Random) -> d
         start = cue
     else:
         start = (balls["white"][0], balls["white"][1])
-    on = frame["on"]
-    if on == "red":
-        targets = [b for b in balls if b.startswith("red")]
-    elif on == "colour":
-        targets = [b for b in balls if b in COLOURS]
-    else:
-        targets = [on] if on in balls else []
-    targets = targets or [b for b in balls if b != "white"]
+    targets = balls_on(frame["on"], balls)
     tx, ty = balls[min(targets, key=lambda b: math.dist(start, balls[b]))]
     message: dict[str, Any] = {
         "type": "stroke", "client_id": client_id, "version": version,
@@ -385,11 +320,6 @@ async def drive_match(
 
 
 # --- one set-up ---------------------------------------------------------------------------------
-def with_database(url: str, name: str) -> str:
-    p = urlsplit(url)
-    return urlunsplit((p.scheme, p.netloc, f"/{name}", p.query, p.fragment))
-
-
 async def run_clients(
     setup: dict[str, Any], ports: list[int], args: argparse.Namespace
 ) -> tuple[Stats, list[MatchPlay], list[Client], float, float]:
@@ -462,21 +392,16 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         env |= {"DJANGO_SETTINGS_MODULE": "snooker_site.settings", "DEBUG": "false",
                 "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}  # fmt: skip
-        database: str | None = None
+        database: ScratchDatabase | None = None
         prefix = f"bench-{uuid.uuid4().hex[:12]}"
-        redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-        pg = os.environ.get("DATABASE_URL", "")
-        pg = pg if pg.startswith(("postgres://", "postgresql://")) else DEFAULT_POSTGRES_URL
+        redis = redis_url()
         if kind == "memory":
             env["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
             servers_wanted = 1
         else:
-            import psycopg
-
-            database = f"snooker_bench_{uuid.uuid4().hex[:12]}"
-            with psycopg.connect(with_database(pg, "postgres"), autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{database}"')
-            env |= {"DATABASE_URL": with_database(pg, database), "REDIS_URL": redis_url,
+            database = ScratchDatabase(postgres_url(), "snooker_bench")
+            database.create()
+            env |= {"DATABASE_URL": database.url, "REDIS_URL": redis,
                     "CHANNEL_LAYER_PREFIX": prefix}  # fmt: skip
             servers_wanted = 2
         servers: list[Server] = []
@@ -502,11 +427,8 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             for server in servers:
                 server.stop()
             if database is not None:
-                import psycopg
-
-                with psycopg.connect(with_database(pg, "postgres"), autocommit=True) as conn:
-                    conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-                _drop_redis_keys(redis_url, prefix)
+                database.drop()
+                drop_redis_keys(redis, prefix)
     ms = sorted(x * 1000 for x in stats.latencies)
     ack_ms = sorted(x * 1000 for x in stats.ack_latencies)
     requests = sum(p.requests for p in plays)
@@ -553,18 +475,6 @@ async def _close_all(clients: list[Client]) -> None:
     await asyncio.gather(*(c.close() for c in clients))
 
 
-def _drop_redis_keys(url: str, prefix: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    try:
-        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=100)
@@ -576,7 +486,6 @@ def main() -> None:
     parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
     if args.django_setup is not None:
         print(json.dumps(django_setup(args.django_setup)))
         return

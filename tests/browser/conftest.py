@@ -7,14 +7,7 @@ alice (A) to break, are created by `manage.py shell` with the same environment.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +15,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.live.harness import ROOT, Daphne, last_json, run_python
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -37,12 +31,6 @@ except ImportError:  # pragma: no cover - requirements.txt installs it
     sync_playwright = None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @dataclass
 class Server:
     url: str
@@ -51,11 +39,7 @@ class Server:
 
     def manage(self, code: str) -> str:
         """Run Python in `manage.py shell` against the server's database; its stdout."""
-        out = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-v", "0", "-c", code],
-            cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=60, check=True,
-        )  # fmt: skip
-        return out.stdout
+        return run_python(self.env, "manage.py", "shell", "-v", "0", "-c", code, timeout=60)
 
     def snapshot(self) -> dict[str, Any]:
         """The match's public snapshot as the server stores it."""
@@ -63,7 +47,8 @@ class Server:
             "import json; from game import service; "
             f"print(json.dumps(service.snapshot({self.match_id})[1]))"
         )
-        return json.loads(text.strip().splitlines()[-1])
+        snapshot: dict[str, Any] = last_json(text)
+        return snapshot
 
 
 @pytest.fixture(scope="module")
@@ -81,12 +66,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         DEBUG="true",
         PYTHONUNBUFFERED="1",
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT, env=env, check=True, timeout=120,
-    )  # fmt: skip
-    port = _free_port()
-    server = Server(f"http://127.0.0.1:{port}", env, 0)
+    run_python(env, "manage.py", "migrate", "--noinput", "-v", "0")
+    server = Server("", env, 0)
     made = server.manage(
         "from django.contrib.auth import get_user_model; from game import service\n"
         "U = get_user_model().objects\n"
@@ -96,32 +77,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "print(service.create_match(a, b, 3, draw='A').pk)"
     )
     server.match_id = int(made.strip().splitlines()[-1])
-    daphne = shutil.which("daphne", path=str(Path(sys.executable).parent)) or "daphne"
-    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed at teardown
-    proc = subprocess.Popen(
-        [daphne, "-b", "127.0.0.1", "-p", str(port), "snooker_site.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    daphne = Daphne("daphne", env, tmp)
+    server.url = daphne.http_url
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{server.url}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"daphne did not come up: {(tmp / 'daphne.log').read_text()}")
-            time.sleep(0.1)
+        daphne.wait_healthy()
         yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        daphne.stop()
 
 
 @pytest.fixture(scope="module")

@@ -13,21 +13,9 @@ import os
 import sys
 from typing import Any
 
+from tests.live.harness import logged_in_session
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snooker_site.settings")
-
-
-def _session_for(user: Any) -> str:
-    """A logged-in session, as the login view would store it; the key is the cookie value."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    key: str = session.session_key
-    return key
 
 
 def setup() -> dict[str, Any]:
@@ -45,7 +33,7 @@ def setup() -> dict[str, Any]:
     return {
         "match": match.pk,
         "cookie_name": settings.SESSION_COOKIE_NAME,
-        "sessions": {"alice": _session_for(alice), "bob": _session_for(bob)},
+        "sessions": {"alice": logged_in_session(alice), "bob": logged_in_session(bob)},
     }
 
 

@@ -1,5 +1,9 @@
 """Real servers for the multi-process test: a scratch PostgreSQL database, daphne processes,
 and websocket clients that keep the protocol's bookkeeping (versions, acks, errors).
+
+The browser tests (tests/browser/conftest.py) and the live benchmark (benchmarks/bench_live.py)
+start their servers, run their Django-side scripts and make their databases with the same
+pieces: free_port, Daphne, run_python / run_json, logged_in_session and ScratchDatabase.
 """
 
 from __future__ import annotations
@@ -74,11 +78,11 @@ def drop_redis_keys(url: str, prefix: str) -> None:
 
 
 class ScratchDatabase:
-    """A fresh PostgreSQL database for one test run, dropped (forcibly) at the end."""
+    """A fresh PostgreSQL database for one run, dropped (forcibly) at the end."""
 
-    def __init__(self, server_url: str) -> None:
+    def __init__(self, server_url: str, prefix: str = "snooker_mp") -> None:
         self.server_url = server_url
-        self.name = f"snooker_mp_{uuid.uuid4().hex[:12]}"
+        self.name = f"{prefix}_{uuid.uuid4().hex[:12]}"
         self.url = with_database(server_url, self.name)
 
     def _admin(self) -> psycopg.Connection[Any]:
@@ -97,16 +101,48 @@ class ScratchDatabase:
             )
 
 
-def run_ctl(env: dict[str, str], *args: str) -> dict[str, Any]:
-    """Run tests/live/ctl.py against the scratch database; its last line is JSON."""
+# --- the Django side (subprocesses with the servers' environment) ----------------------------
+def run_python(env: dict[str, str], *args: str, timeout: float = 120) -> str:
+    """Run `python ARGS` at the repository root with `env`; its stdout. On failure, raise
+    with everything it printed."""
     done = subprocess.run(
-        [sys.executable, "-m", "tests.live.ctl", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+        [sys.executable, *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
     )  # fmt: skip
     if done.returncode != 0:
-        raise RuntimeError(f"ctl {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def last_json(stdout: str) -> Any:
+    """The JSON value on the last line of a script's output."""
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+def run_json(env: dict[str, str], *args: str, timeout: float = 120) -> dict[str, Any]:
+    """Run a Django-side script (`python ARGS`) whose last line is one JSON object."""
+    result: dict[str, Any] = last_json(run_python(env, *args, timeout=timeout))
     return result
+
+
+def run_ctl(env: dict[str, str], *args: str) -> dict[str, Any]:
+    """Run tests/live/ctl.py against the scratch database."""
+    return run_json(env, "-m", "tests.live.ctl", *args)
+
+
+def logged_in_session(user: Any) -> str:
+    """A logged-in session, as the login view would store it; the key is the cookie value.
+    Call it with Django set up, against the servers' database."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    key: str = session.session_key
+    return key
 
 
 # --- servers -------------------------------------------------------------------------------
@@ -135,6 +171,10 @@ class Daphne:
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
     def wait_healthy(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -142,9 +182,7 @@ class Daphne:
                 raise RuntimeError(f"{self.name} exited early:\n{self.log()}")
             with (
                 contextlib.suppress(OSError),
-                urllib.request.urlopen(
-                    f"http://127.0.0.1:{self.port}/healthz", timeout=1
-                ) as answer,
+                urllib.request.urlopen(f"{self.http_url}/healthz", timeout=1) as answer,
             ):
                 if answer.status == 200:
                     return
@@ -156,6 +194,17 @@ class Daphne:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=10)
+        self._log.close()
+
+    def stop(self) -> None:
+        """SIGTERM, a shutdown; SIGKILL if it takes more than 10 s."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
         self._log.close()
 
     def log(self) -> str:
