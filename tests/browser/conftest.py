@@ -41,6 +41,17 @@ class Server:
         """Run Python in `manage.py shell` against the server's database; its stdout."""
         return run_python(self.env, "manage.py", "shell", "-v", "0", "-c", code, timeout=60)
 
+    def new_match(self, best_of: int, **options: Any) -> Server:
+        """Alice (A, who breaks) against Bob; the same server, pointed at the new match."""
+        keywords = "".join(f", {k}={v!r}" for k, v in options.items())
+        made = self.manage(
+            "from django.contrib.auth import get_user_model; from game import service\n"
+            "U = get_user_model().objects\n"
+            "print(service.create_match(U.get(username='alice'), U.get(username='bob'),"
+            f" {best_of}, draw='A'{keywords}).pk)"
+        )
+        return Server(self.url, self.env, int(made.strip().splitlines()[-1]))
+
     def snapshot(self) -> dict[str, Any]:
         """The match's public snapshot as the server stores it."""
         text = self.manage(
@@ -67,19 +78,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         PYTHONUNBUFFERED="1",
     )
     run_python(env, "manage.py", "migrate", "--noinput", "-v", "0")
-    server = Server("", env, 0)
-    made = server.manage(
-        "from django.contrib.auth import get_user_model; from game import service\n"
-        "U = get_user_model().objects\n"
-        f"a = U.create_user('alice', password='{PASSWORD}')\n"
-        f"b = U.create_user('bob', password='{PASSWORD}')\n"
-        "U.create_user('carol', password='" + PASSWORD + "')\n"
-        "print(service.create_match(a, b, 3, draw='A').pk)"
-    )
-    server.match_id = int(made.strip().splitlines()[-1])
     daphne = Daphne("daphne", env, tmp)
-    server.url = daphne.http_url
     try:
+        users = Server(daphne.http_url, env, 0)
+        users.manage(
+            "from django.contrib.auth import get_user_model\n"
+            "U = get_user_model().objects\n"
+            + "".join(
+                f"U.create_user({n!r}, password={PASSWORD!r})\n" for n in ("alice", "bob", "carol")
+            )
+        )
+        server = users.new_match(3)
         daphne.wait_healthy()
         yield server
     finally:

@@ -29,13 +29,7 @@ def confirm(page: Page, button: str, title: str) -> None:
 def test_claim_a_frame_then_concede_the_match(
     browser: Any, server: Server, artifacts: Path
 ) -> None:
-    made = server.manage(
-        "from django.contrib.auth import get_user_model; from game import service\n"
-        "U = get_user_model().objects\n"
-        "print(service.create_match(U.get(username='alice'), U.get(username='bob'), 3,"
-        " draw='A', reconnect_grace=4).pk)"
-    )
-    match = Server(server.url, server.env, int(made.strip().splitlines()[-1]))
+    match = server.new_match(3, reconnect_grace=4)
     contexts = [browser.new_context(viewport=DESKTOP) for _ in range(3)]
     login(contexts[0], match, "alice")
     login(contexts[1], match, "bob")

@@ -400,13 +400,7 @@ class Proxy:
 def test_a_stroke_lost_with_the_socket_is_played_once(browser: Any, server: Server) -> None:
     """An unanswered stroke is sent again (same client_id) after the reconnect; a stroke whose
     answers were lost is not, since the missed event covers it. Each is applied once."""
-    made = server.manage(
-        "from django.contrib.auth import get_user_model; from game import service\n"
-        "U = get_user_model().objects\n"
-        "print(service.create_match(U.get(username='alice'), U.get(username='bob'), 1,"
-        " draw='A').pk)"
-    )
-    match = Server(server.url, server.env, int(made.strip().splitlines()[-1]))
+    match = server.new_match(1)
     pages, proxies, contexts = [], [], []
     for name in ("alice", "bob"):
         context = browser.new_context(viewport=DESKTOP)
