@@ -19,6 +19,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
@@ -58,27 +59,53 @@ class _Heartbeats:
 
     Presence rows are refreshed so that a killed process's sockets go stale; a write per
     socket would queue hundreds of commits a second ahead of the strokes on the one
-    database thread a process has.
+    database thread a process has. The same beat re-reads the presence of the matches this
+    process serves and broadcasts any change nobody announced: a player whose process died
+    (and who did not come back) turns absent for everyone, and the claim countdown starts.
     """
 
     def __init__(self) -> None:
-        self.channels: set[str] = set()
+        self.channels: dict[str, int] = {}  # channel name -> match id
+        self.presence: dict[int, dict[str, Any]] = {}  # match id -> last presence seen
         self.task: asyncio.Task[None] | None = None
 
-    def add(self, channel_name: str) -> None:
-        self.channels.add(channel_name)
+    def add(self, channel_name: str, match_id: int) -> None:
+        self.channels[channel_name] = match_id
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self._run())
 
     def discard(self, channel_name: str) -> None:
-        self.channels.discard(channel_name)
+        self.channels.pop(channel_name, None)
+
+    def reset(self) -> None:
+        """Forget every socket and stop beating (tests start each from a clean process)."""
+        if self.task is not None:
+            self.task.cancel()
+        self.__init__()  # type: ignore[misc]
+
+    def seen(self, match_id: int, info: dict[str, Any]) -> bool:
+        """Remember a match's presence; True if it differs from the last one seen here."""
+        changed = self.presence.get(match_id) != info
+        self.presence[match_id] = info
+        return changed
 
     async def _run(self) -> None:
+        layer = get_channel_layer()
         while self.channels:
             await asyncio.sleep(settings.SNOOKER["HEARTBEAT"])
-            if self.channels:
-                await database_sync_to_async(service.heartbeat)(sorted(self.channels))
+            if not self.channels:
+                break
+            await database_sync_to_async(service.heartbeat)(sorted(self.channels))
+            matches = sorted(set(self.channels.values()))
+            infos = await database_sync_to_async(service.presences)(matches)
+            for match_id, info in zip(matches, infos, strict=True):
+                if self.seen(match_id, info) and layer is not None:
+                    await layer.group_send(
+                        group_name(match_id),
+                        {"type": "match.presence", "text": server_out.presence(**info)},
+                    )
+        self.presence.clear()
 
 
 HEARTBEATS = _Heartbeats()
@@ -170,7 +197,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 self.match_id, self.channel_name, self.seat
             )
             self.greeted = True
-            HEARTBEATS.add(self.channel_name)
+            HEARTBEATS.add(self.channel_name, self.match_id)
         row, snapshot, missed = await database_sync_to_async(self._resync)(message.last_version)
         await self.send(
             server_out.welcome(
@@ -293,6 +320,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _broadcast_presence(self) -> None:
         info = await database_sync_to_async(service.presence)(self.match_id)
+        HEARTBEATS.seen(self.match_id, info)
         await self.channel_layer.group_send(
             group_name(self.match_id),
             {"type": "match.presence", "text": server_out.presence(**info)},

@@ -16,7 +16,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, OperationalError, transaction
-from django.db.models import Max, Q
 from django.utils import timezone
 
 from game.models import Absence, Connection, Match, MatchEvent
@@ -370,49 +369,67 @@ def heartbeat(channel_names: list[str]) -> None:
 
 def disconnect(match_id: int, channel_name: str, seat: Player | None) -> None:
     Connection.objects.filter(channel_name=channel_name).delete()
-    if seat and not _live(match_id).filter(seat=seat).exists():
+    live = Connection.objects.filter(match_id=match_id, seat=seat, last_seen__gte=_stale_before())
+    if seat and not live.exists():
         Absence.objects.update_or_create(
             match_id=match_id, seat=seat, defaults={"since": timezone.now()}
         )
 
 
-def _live(match_id: int) -> Any:
-    return Connection.objects.filter(match_id=match_id, last_seen__gte=_stale_before())
-
-
-def away_since(row: Match, seat: Player) -> datetime | None:
-    """None if the player has a live connection; else since when they have been away."""
-    if _live(row.pk).filter(seat=seat).exists():
-        return None
-    candidates = [row.created]
-    absence = Absence.objects.filter(match=row, seat=seat).first()
-    if absence:
-        candidates.append(absence.since)
-    last = Connection.objects.filter(match=row, seat=seat).aggregate(m=Max("last_seen"))["m"]
-    if last:
-        candidates.append(last)
-    return max(candidates)
-
-
-def claimable(row: Match, seat: Player) -> bool:
-    since = away_since(row, seat)
-    return since is not None and timezone.now() >= since + timedelta(seconds=row.reconnect_grace)
+def presences(match_ids: list[int]) -> list[dict[str, Any]]:
+    """Who is at the table in each match: three queries however many matches."""
+    stale = _stale_before()
+    rows = {
+        m.pk: m for m in Match.objects.filter(pk__in=match_ids).only("created", "reconnect_grace")
+    }
+    sockets: dict[int, list[tuple[str, datetime]]] = {m: [] for m in match_ids}
+    for match_id, seat, seen in Connection.objects.filter(match_id__in=match_ids).values_list(
+        "match_id", "seat", "last_seen"
+    ):
+        sockets[match_id].append((seat, seen))
+    gone = {
+        (match_id, seat): since
+        for match_id, seat, since in Absence.objects.filter(match_id__in=match_ids).values_list(
+            "match_id", "seat", "since"
+        )
+    }
+    out = []
+    for match_id in match_ids:
+        row, mine = rows[match_id], sockets[match_id]
+        players: dict[str, dict[str, Any]] = {}
+        for seat in ("A", "B"):
+            since = _away_since(
+                row, [t for s, t in mine if s == seat], gone.get((match_id, seat)), stale
+            )
+            claim = since + timedelta(seconds=row.reconnect_grace) if since else None
+            players[seat] = {
+                "online": since is None,
+                "away_since": since.isoformat() if since else None,
+                "claim_from": claim.isoformat() if claim else None,
+            }
+        spectators = sum(1 for s, t in mine if s == "" and t >= stale)
+        out.append({"players": players, "spectators": spectators})
+    return out
 
 
 def presence(match_id: int) -> dict[str, Any]:
-    row = Match.objects.get(pk=match_id)
-    players: dict[str, dict[str, Any]] = {}
-    for seat in ("A", "B"):
-        since = away_since(row, seat)  # type: ignore[arg-type]
-        players[seat] = {
-            "online": since is None,
-            "away_since": since.isoformat() if since else None,
-            "claim_from": (since + timedelta(seconds=row.reconnect_grace)).isoformat()
-            if since
-            else None,
-        }
-    spectators = _live(match_id).filter(Q(seat="")).count()
-    return {"players": players, "spectators": spectators}
+    return presences([match_id])[0]
+
+
+def _away_since(
+    row: Match, seen: list[datetime], absent: datetime | None, stale: datetime
+) -> datetime | None:
+    """None if the player has a live socket; else since when they have been away: the last
+    socket closed, the last sign of life of a dead process's socket, or the match's start."""
+    if any(t >= stale for t in seen):
+        return None
+    return max([row.created, *seen, *([absent] if absent else [])])
+
+
+def claimable(row: Match, seat: Player) -> bool:
+    """The player has been away longer than the match's reconnect grace."""
+    since = presence(row.pk)["players"][seat]["claim_from"]
+    return since is not None and timezone.now() >= datetime.fromisoformat(since)
 
 
 # --- rebuilding ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 
 from game import service
+from game.consumers import HEARTBEATS
 
 
 @pytest.fixture
@@ -18,9 +19,15 @@ def match(players):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
-def fresh_channel_layer():  # type: ignore[no-untyped-def]
-    """Each test runs on its own event loop: give it its own layer (channels_redis binds its
-    locks to the loop that first used them)."""
-    channel_layers.backends.clear()
+def fresh_process_state():  # type: ignore[no-untyped-def]
+    """What a server process keeps across sockets starts afresh for each test: the channel
+    layer (channels_redis binds its locks to the loop that first used them) and the presence
+    heartbeat (a beat left sleeping by an earlier test would not see this test's settings)."""
+
+    def reset() -> None:
+        channel_layers.backends.clear()
+        HEARTBEATS.reset()
+
+    reset()
     yield
-    channel_layers.backends.clear()
+    reset()

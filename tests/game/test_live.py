@@ -9,9 +9,10 @@ from dataclasses import replace
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from game import service
-from game.models import Match, MatchEvent
+from game.models import Connection, Match, MatchEvent
 from rules.match import match_from_json, match_to_json
 from rules.state import FrameState, make_balls
 from tests.game.helpers import Client
@@ -334,3 +335,23 @@ async def test_level_frame_brings_the_toss_for_the_respotted_black(match, player
     assert event["snapshot"]["scoreboard"]["to_act"] == ("B" if winner == "A" else "A")
     for c in (a, b, s):
         await c.close()
+
+
+async def test_a_player_lost_with_a_dead_process_turns_absent(match, players, settings) -> None:
+    """No socket closed to say so: the heartbeat notices the silent row and tells everyone."""
+    settings.SNOOKER = {**settings.SNOOKER, "HEARTBEAT": 0.2, "CONNECTION_STALE": 1.0}
+
+    def dead_process_socket() -> None:  # Bob's socket on a process that was killed
+        Connection.objects.create(
+            match=match, channel_name="dead!1", seat="B", last_seen=timezone.now()
+        )
+
+    await database_sync_to_async(dead_process_socket)()
+    a = Client(match.pk, players[0])
+    await a.open()
+    presence = await a.expect("presence")
+    assert presence["players"]["B"]["online"]
+    while presence["players"]["B"]["online"]:
+        presence = await a.expect("presence", timeout=5)
+    assert presence["players"]["B"]["claim_from"] is not None
+    await a.close()
