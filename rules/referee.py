@@ -22,7 +22,6 @@ from rules.errors import IllegalRequest
 from rules.state import OPTIONS, FrameState, Pending, Player, Shot, make_balls, opponent
 from rules.table import (
     COLOURS,
-    REDS,
     SPOTS,
     VALUES,
     WHITE,
@@ -329,10 +328,9 @@ def strike(state: FrameState, by: Player, shot: Shot) -> tuple[FrameState, Rulin
         and _snookered_by_free_ball(target, after)
     ):
         fouls.append((Foul.FREE_BALL_SNOOKER, target.value))
-    before = state.with_(balls=make_balls(table))
     if fouls:
         in_hand = WHITE in shot.potted or WHITE in shot.off_table
-        return _after_foul(state, before, shot, target, fouls, after, lone_black, in_hand)
+        return _after_foul(state, table, shot, target, fouls, after, lone_black, in_hand)
     return _after_fair(state, shot, target, potted, after)
 
 
@@ -414,7 +412,7 @@ def _frame_end(state: FrameState) -> FrameState:
 
 def _after_foul(
     state: FrameState,
-    before: FrameState,
+    table_before: Mapping[str, Point],
     shot: Shot,
     target: _Target,
     fouls: list[tuple[Foul, int]],
@@ -439,7 +437,6 @@ def _after_foul(
     undeclared = state.on == "colour" and not target.declared
     legal = target.first | (target.actual_on if target.free_ball or undeclared else frozenset())
     hit_on = any(b in legal for b in shot.first_contact)
-    table_before = before.ball_map()
     on_before = target.actual_on
     snookered_before = geometry.snookered(table_before, on_before, from_hand=state.in_hand)
     close = shot.closest_on_mm is not None and shot.closest_on_mm <= MISS_CLOSE_MM
@@ -510,7 +507,7 @@ def time_foul(state: FrameState, by: Player) -> tuple[FrameState, Ruling]:
     target = _target(state, Shot(), present)
     lone_black = state.respotted_black or present == ["black"]
     return _after_foul(
-        state, state, Shot(), target, [(Foul.SHOT_CLOCK, target.value)], table, lone_black,
+        state, table, Shot(), target, [(Foul.SHOT_CLOCK, target.value)], dict(table), lone_black,
         state.in_hand, can_miss=False,
     )  # fmt: skip
 
@@ -582,7 +579,6 @@ def new_frame(breaker: Player) -> FrameState:
 
 
 __all__ = [
-    "REDS",
     "Foul",
     "Ruling",
     "balls_on",
