@@ -25,12 +25,9 @@ from django.utils import timezone
 
 from game import service
 from game.models import Match
-from game.protocol import PROTOCOL_VERSION, client_in, server_out
+from game.protocol import CLOSE_FLOOD, CLOSE_NOT_FOUND, PROTOCOL_VERSION, client_in, server_out
 
 log = logging.getLogger(__name__)
-
-CLOSE_NOT_FOUND = 4404
-CLOSE_FLOOD = 4008
 
 
 def group_name(match_id: int) -> str:

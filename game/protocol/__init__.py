@@ -6,3 +6,7 @@ fields, and anything that does not parse is answered with an `error` and changes
 """
 
 PROTOCOL_VERSION = 1
+
+# Websocket close codes the server uses (4000-4999 are the application's own).
+CLOSE_NOT_FOUND = 4404  # no such match
+CLOSE_FLOOD = 4008  # the socket kept sending past its rate limit
