@@ -1,20 +1,26 @@
 """The match around the frames (RULES.md §2, seed §8) and the scoreboard a player reads.
 
 A match is best of N frames; the first break is decided by a draw the server records, and the
-players alternate the opening stroke of each frame. Every operation returns a new `Match`; when
-a frame ends it is recorded and, unless the match is decided, the next frame is racked.
+players alternate the opening stroke of each frame. `apply` is the one entry point: a command
+in, a new `Match` and an `Outcome` out; when a frame ends it is recorded and, unless the match
+is decided, the next frame is racked. Rebuilding a match is a fold of `apply` (`replay`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import referee
+from rules.commands import Choose, Claim, Command, Concede, ShotClockExpired, Stroke, Toss, kind
 from rules.errors import IllegalRequest, StateFormatError
+from rules.outcome import End, Termination
+from rules.physics import ShotResult
 from rules.referee import Ruling
-from rules.state import PLAYERS, FrameState, Player, Shot, load_player, load_scores, opponent
+from rules.state import PLAYERS, FrameState, Player, load_player, load_scores, opponent
+from rules.stroke import play_stroke
 from rules.table import VALUES
 
 
@@ -25,6 +31,7 @@ class FrameRecord:
     winner: Player
     scores: tuple[int, int]
     final: FrameState  # the frame as it ended (concession included)
+    termination: Termination | None = None  # None only in matches stored before it was kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +41,7 @@ class Match:
     frame: FrameState  # the frame being played (the last one, once the match is over)
     frames: tuple[FrameRecord, ...] = ()
     winner: Player | None = None
+    termination: Termination | None = None  # how the match ended (None while it goes on)
 
     @property
     def over(self) -> bool:
@@ -62,56 +70,89 @@ def new_match(best_of: int, draw: Player) -> Match:
     return Match(best_of=best_of, first_breaker=draw, frame=referee.new_frame(draw))
 
 
-def advance(match: Match, frame: FrameState) -> Match:
+def _advance(match: Match, frame: FrameState, ended: Termination | None) -> Match:
     """Record a frame that has ended and rack the next one, or end the match."""
     if not frame.frame_over:
         return replace(match, frame=frame)
     assert frame.winner is not None
     number = len(match.frames) + 1
     record = FrameRecord(
-        number, breaker_of(match.first_breaker, number), frame.winner, frame.scores, frame
+        number, breaker_of(match.first_breaker, number), frame.winner, frame.scores, frame, ended
     )
     done = replace(match, frames=(*match.frames, record), frame=frame)
     if done.frames_won(frame.winner) >= frames_to_win(match.best_of):
-        return replace(done, winner=frame.winner)
+        return replace(done, winner=frame.winner, termination=Termination.FRAMES)
     return replace(done, frame=referee.new_frame(breaker_of(match.first_breaker, number + 1)))
 
 
-def check_live(match: Match) -> None:
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a command did: the referee's ruling, the stroke's physics, and how a frame or the
+    match ended, if one did."""
+
+    ruling: Ruling
+    settled: FrameState  # the frame as the command left it, before any next frame is racked
+    shot: ShotResult | None = None
+    frame_end: End | None = None
+    match_end: End | None = None
+
+    @property
+    def calls(self) -> tuple[str, ...]:
+        return referee.calls(self.ruling, self.settled)
+
+
+def apply(match: Match, seat: Player | None, command: Command) -> tuple[Match, Outcome]:
+    """The one way a match changes: `seat` (None for the server's own commands) does
+    `command`. An illegal command raises `IllegalRequest` and changes nothing."""
     if match.over:
         raise IllegalRequest("match_over", f"the match is over: {match.winner} won")
+    shot: ShotResult | None = None
+    conceded_match: Player | None = None
+    if isinstance(command, Toss):
+        frame, ruling = referee.toss(match.frame, command.winner)
+    elif seat is None:
+        raise IllegalRequest("not_a_player", f"{kind(command)} is a player's request")
+    elif isinstance(command, Stroke):
+        frame, ruling, shot = play_stroke(match.frame, seat, command)
+    elif isinstance(command, Choose):
+        frame, ruling = referee.choose(match.frame, seat, command.option)
+    elif isinstance(command, ShotClockExpired):
+        frame, ruling = referee.time_foul(match.frame, seat)
+    else:
+        loser = seat if isinstance(command, Concede) else opponent(seat)
+        frame, ruling = referee.concede(match.frame, loser)
+        if isinstance(command, Claim):
+            ruling = replace(ruling, ended=Termination.CLAIMED)
+        if command.scope == "match":
+            conceded_match = loser
+    new = _advance(match, frame, ruling.ended)
+    if conceded_match is not None:
+        assert ruling.ended is not None
+        new = replace(new, winner=opponent(conceded_match), termination=ruling.ended)
+    frame_end = None
+    if ruling.ended is not None:
+        assert frame.winner is not None
+        frame_end = End(ruling.ended, frame.winner)
+    match_end = None
+    if new.winner is not None and new.termination is not None:
+        match_end = End(new.termination, new.winner)
+    return new, Outcome(ruling, frame, shot, frame_end, match_end)
 
 
-def strike(match: Match, by: Player, shot: Shot) -> tuple[Match, Ruling]:
-    check_live(match)
-    frame, ruling = referee.strike(match.frame, by, shot)
-    return advance(match, frame), ruling
+def toss_due(match: Match) -> bool:
+    """§7: the re-spotted black waits for the server's draw (a `Toss`)."""
+    pending = match.frame.pending
+    return not match.over and pending is not None and pending.holder is None
 
 
-def choose(match: Match, by: Player, option: str) -> tuple[Match, Ruling]:
-    check_live(match)
-    frame, ruling = referee.choose(match.frame, by, option)
-    return advance(match, frame), ruling
-
-
-def toss(match: Match, winner: Player) -> tuple[Match, Ruling]:
-    check_live(match)
-    frame, ruling = referee.toss(match.frame, winner)
-    return advance(match, frame), ruling
-
-
-def concede_frame(match: Match, by: Player) -> tuple[Match, Ruling]:
-    check_live(match)
-    frame, ruling = referee.concede(match.frame, by)
-    return advance(match, frame), ruling
-
-
-def concede_match(match: Match, by: Player) -> tuple[Match, Ruling]:
-    """The other player wins the match; the frame in play is recorded as conceded."""
-    check_live(match)
-    frame, ruling = referee.concede(match.frame, by)
-    recorded = advance(match, frame)
-    return replace(recorded, winner=opponent(by)), ruling
+def replay(
+    best_of: int, draw: Player, commands: Iterable[tuple[Player | None, Command]]
+) -> Match:
+    """The match its stored commands make: a fold of `apply`."""
+    match = new_match(best_of, draw)
+    for seat, command in commands:
+        match, _ = apply(match, seat, command)
+    return match
 
 
 # --- the scoreboard --------------------------------------------------------------------------
@@ -173,9 +214,11 @@ def match_to_json(match: Match) -> dict[str, Any]:
                 "winner": f.winner,
                 "scores": {"A": f.scores[0], "B": f.scores[1]},
                 "final": f.final.to_json(),
+                "termination": f.termination,
             }
             for f in match.frames
         ],
+        "termination": match.termination,
     }
 
 
@@ -204,6 +247,7 @@ def match_from_json(data: object) -> Match:
             FrameRecord(
                 number, breaker, winner, load_scores(raw.get("scores"), f"{where}.scores"),
                 FrameState.from_json(raw.get("final")),
+                load_termination(raw.get("termination"), f"{where}.termination"),
             )
         )  # fmt: skip
     return Match(
@@ -212,4 +256,15 @@ def match_from_json(data: object) -> Match:
         frame=FrameState.from_json(data.get("frame")),
         frames=tuple(frames),
         winner=load_player(data.get("winner"), "match.winner", optional=True),
+        termination=load_termination(data.get("termination"), "match.termination"),
     )
+
+
+def load_termination(value: object, path: str) -> Termination | None:
+    """Optional: matches stored before terminations were kept have none."""
+    if value is None:
+        return None
+    try:
+        return Termination(value)  # type: ignore[arg-type]
+    except ValueError:
+        raise StateFormatError(path, f"expected a termination, got {value!r}") from None

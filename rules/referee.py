@@ -19,6 +19,7 @@ from enum import Enum
 
 from rules import geometry
 from rules.errors import IllegalRequest
+from rules.outcome import Termination
 from rules.state import OPTIONS, FrameState, Pending, Player, Shot, make_balls, opponent
 from rules.table import (
     COLOURS,
@@ -55,7 +56,8 @@ class Foul(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
-    """What the referee says about one request."""
+    """What the referee says about one request. What it leaves on the table (free ball,
+    touching ball, choices, the end of the frame) is in the new state, not copied here."""
 
     foul: bool = False
     fouls: tuple[Foul, ...] = ()
@@ -64,33 +66,29 @@ class Ruling:
     points: int = 0
     nominated: str | None = None
     respotted: tuple[tuple[str, Point], ...] = ()
-    choices: tuple[str, ...] = ()
-    free_ball: bool = False
-    touching: str | None = None
     warning: bool = False
-    frame_over: bool = False
-    winner: Player | None = None
-    respotted_black: bool = False
+    respotted_black: bool = False  # the re-spotted black comes now: by this stroke, or drawn (§7)
+    ended: Termination | None = None  # the request ended the frame, for this reason
 
-    @property
-    def calls(self) -> tuple[str, ...]:
-        """The referee's words, in order, for the browser's banner and log."""
-        words: list[str] = []
-        if self.foul:
-            words.append(f"FOUL {self.penalty}")
-        if self.miss:
-            words.append("MISS")
-        if self.warning:
-            words.append("WARNING: A THIRD MISS LOSES THE FRAME")
-        if self.free_ball:
-            words.append("FREE BALL")
-        if self.touching:
-            words.append("TOUCHING BALL")
-        if self.respotted_black:
-            words.append("RE-SPOTTED BLACK")
-        if self.frame_over:
-            words.append("FRAME OVER")
-        return tuple(words)
+
+def calls(ruling: Ruling, after: FrameState) -> tuple[str, ...]:
+    """The referee's words for a request, in order, given the frame it left."""
+    words: list[str] = []
+    if ruling.foul:
+        words.append(f"FOUL {ruling.penalty}")
+    if ruling.miss:
+        words.append("MISS")
+    if ruling.warning:
+        words.append("WARNING: A THIRD MISS LOSES THE FRAME")
+    if after.free_ball:
+        words.append("FREE BALL")
+    if after.touching and not after.frame_over:
+        words.append("TOUCHING BALL")
+    if ruling.respotted_black:
+        words.append("RE-SPOTTED BLACK")
+    if after.frame_over:
+        words.append("FRAME OVER")
+    return tuple(words)
 
 
 # --- what is on -------------------------------------------------------------------------------
@@ -117,6 +115,15 @@ def could_be_on(state: FrameState) -> set[str]:
     if state.free_ball:
         return set(present)
     return balls_on(state.on, present)
+
+
+def closest_on(state: FrameState, nominated: str | None, gaps: Mapping[str, float]) -> float | None:
+    """RULES.md §6 (a): how near the cue ball came to a ball on (a nominated free ball counts),
+    from the physics' smallest gap to each object ball; None if it came near none."""
+    on = balls_on(state.on, gaps)
+    if state.free_ball and nominated is not None:
+        on.add(nominated)
+    return min((gaps[b] for b in on if b in gaps), default=None)
 
 
 def points_remaining(state: FrameState) -> int:
@@ -168,15 +175,41 @@ class _Target:
     declared: bool  # the striker nominated before the stroke
 
 
-def _target(state: FrameState, shot: Shot, present: Collection[str]) -> _Target:
-    on = state.on
-    nominated = shot.nominated
-    actual = frozenset(balls_on(on, present))
-    if nominated is not None and (nominated == WHITE or nominated not in present):
+def _check_nomination(state: FrameState, nominated: str | None, present: Collection[str]) -> None:
+    """§9.6, §21, §23.4.1: what may be nominated, before anything is played."""
+    if nominated is None:
+        return
+    if nominated == WHITE or nominated not in present:
         raise _refuse(state, "bad_nomination", f"{nominated!r} is not an object ball on the table")
     if state.free_ball:
+        return
+    if state.on == "red" and not is_red(nominated):
+        raise _refuse(state, "bad_nomination", "red is on: only a red may be nominated")
+    if state.on == "colour" and not is_colour(nominated):
+        raise _refuse(state, "bad_nomination", "a colour is on: nominate a colour")
+    if state.on not in ("red", "colour") and nominated != state.on:
+        raise _refuse(state, "bad_nomination", f"{state.on} is on: nothing else may be nominated")
+
+
+def nominations(state: FrameState) -> tuple[str, ...]:
+    """The balls the striker may usefully nominate: any object ball for a free ball (§21),
+    a colour while a colour is on (§9.6); nothing else needs a nomination."""
+    if state.free_ball:
+        return state.object_balls
+    if state.on == "colour":
+        return state.colours
+    return ()
+
+
+def _target(
+    state: FrameState, nominated: str | None, first: tuple[str, ...], present: Collection[str]
+) -> _Target:
+    """What the stroke was played for, given the (checked) nomination and the first contact."""
+    on = state.on
+    actual = frozenset(balls_on(on, present))
+    if state.free_ball:
         chosen = nominated
-        others = [b for b in shot.first_contact if b not in actual]
+        others = [b for b in first if b not in actual]
         if chosen is None and len(others) == 1:
             chosen = others[0]  # RULES.md §3: the ball first hit is taken as nominated
         value = 1 if on == "red" else VALUES[on]
@@ -187,37 +220,61 @@ def _target(state: FrameState, shot: Shot, present: Collection[str]) -> _Target:
             )  # fmt: skip
         return _Target(actual, actual, actual, value, chosen, None, nominated is not None)
     if on == "red":
-        if nominated is not None and not is_red(nominated):
-            raise _refuse(state, "bad_nomination", "red is on: only a red may be nominated")
         return _Target(actual, actual, actual, 1, None, None, False)
     if on == "colour":
         chosen = nominated
-        if chosen is not None and not is_colour(chosen):
-            raise _refuse(state, "bad_nomination", "a colour is on: nominate a colour")
-        if chosen is None and len(shot.first_contact) == 1 and is_colour(shot.first_contact[0]):
-            chosen = shot.first_contact[0]
+        if chosen is None and len(first) == 1 and is_colour(first[0]):
+            chosen = first[0]
         if chosen is None:
             return _Target(frozenset(), frozenset(), actual, 7, None, None, False)
         only = frozenset({chosen})
         return _Target(only, only, actual, VALUES[chosen], chosen, None, nominated is not None)
-    if nominated is not None and nominated != on:
-        raise _refuse(state, "bad_nomination", f"{on} is on: nothing else may be nominated")
     return _Target(actual, actual, actual, VALUES[on], on, None, False)
 
 
-def _place_cue_ball(state: FrameState, shot: Shot, table: dict[str, Point]) -> None:
+def placement_refusal(table: Mapping[str, Point], p: Point) -> str | None:
+    """Why the cue ball may not be placed at `p` from hand (§5.2), as an error code, or None.
+
+    `table` holds the object balls. The browser predicts the same answer from the figures
+    the server gives it; a test holds its prediction to this function."""
+    if not in_d(p):
+        return "cue_ball_outside_d"
+    if geometry.occupied(p, table):
+        return "cue_ball_overlaps"
+    return None
+
+
+_PLACEMENT_WORDS = {
+    "cue_ball_outside_d": "the cue ball must be placed in the D",
+    "cue_ball_overlaps": "the cue ball would touch another ball",
+}
+
+
+def _place_cue_ball(state: FrameState, cue_ball: Point | None, table: dict[str, Point]) -> None:
     if state.in_hand:
-        if shot.cue_ball is None:
+        if cue_ball is None:
             raise _refuse(state, "cue_ball_required", "the cue ball is in hand: place it in the D")
-        if not in_d(shot.cue_ball):
-            raise _refuse(state, "cue_ball_outside_d", "the cue ball must be placed in the D")
-        if geometry.occupied(shot.cue_ball, table):
-            raise _refuse(state, "cue_ball_overlaps", "the cue ball would touch another ball")
-        table[WHITE] = shot.cue_ball
-    elif shot.cue_ball is not None:
+        refusal = placement_refusal(table, cue_ball)
+        if refusal is not None:
+            raise _refuse(state, refusal, _PLACEMENT_WORDS[refusal])
+        table[WHITE] = cue_ball
+    elif cue_ball is not None:
         raise _refuse(state, "cue_ball_not_in_hand", "the cue ball is not in hand")
     elif WHITE not in table:
         raise _refuse(state, "no_cue_ball", "the cue ball is not on the table")
+
+
+def _ready(
+    state: FrameState, by: Player, nominated: str | None, cue_ball: Point | None
+) -> dict[str, Point]:
+    """Refuse a stroke no rule allows; else the table with the cue ball where it is struck."""
+    _check_turn(state, by)
+    table = state.ball_map()
+    if state.in_hand:
+        table.pop(WHITE, None)
+    _place_cue_ball(state, cue_ball, table)
+    _check_nomination(state, nominated, [b for b in table if b != WHITE])
+    return table
 
 
 def _check_shot(state: FrameState, shot: Shot, table: Mapping[str, Point]) -> None:
@@ -291,26 +348,28 @@ def _snookered_by_free_ball(target: _Target, after: Mapping[str, Point]) -> bool
 # --- the stroke -------------------------------------------------------------------------------
 def check_stroke(
     state: FrameState, by: Player, nominated: str | None, cue_ball: Point | None
-) -> None:
-    """Refuse a stroke request before anything is simulated (turn, placement, nomination)."""
-    _check_turn(state, by)
-    table = state.ball_map()
-    if state.in_hand:
-        table.pop(WHITE, None)
-    _place_cue_ball(state, Shot(cue_ball=cue_ball), table)
-    _target(state, Shot(nominated=nominated), [b for b in table if b != WHITE])
+) -> dict[str, Point]:
+    """Refuse a stroke request before anything is simulated (turn, placement, nomination);
+    else the table as it will be struck, the cue ball in place."""
+    return _ready(state, by, nominated, cue_ball)
+
+
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """A stroke (or the shot clock's foul) as the foul rules read it."""
+
+    before: Mapping[str, Point]  # the table as struck, the cue ball in place (if on the bed)
+    shot: Shot
+    target: _Target
+    after: dict[str, Point]  # where the balls came to rest; no cue ball if it went down
 
 
 def strike(state: FrameState, by: Player, shot: Shot) -> tuple[FrameState, Ruling]:
     """Settle one stroke by `by`, given what the physics reports."""
-    _check_turn(state, by)
-    table = state.ball_map()
-    if state.in_hand:
-        table.pop(WHITE, None)
-    _place_cue_ball(state, shot, table)
+    table = _ready(state, by, shot.nominated, shot.cue_ball)
     _check_shot(state, shot, table)
     present = [b for b in table if b != WHITE]
-    target = _target(state, shot, present)
+    target = _target(state, shot.nominated, shot.first_contact, present)
 
     after = dict(table)
     after.update(dict(shot.after))
@@ -319,7 +378,6 @@ def strike(state: FrameState, by: Player, shot: Shot) -> tuple[FrameState, Rulin
 
     fouls = _fouls(state, shot, target)
     potted = [b for b in shot.potted if b != WHITE]
-    lone_black = state.respotted_black or present == ["black"]
     if (
         not fouls
         and target.free_ball is not None
@@ -329,8 +387,7 @@ def strike(state: FrameState, by: Player, shot: Shot) -> tuple[FrameState, Rulin
     ):
         fouls.append((Foul.FREE_BALL_SNOOKER, target.value))
     if fouls:
-        in_hand = WHITE in shot.potted or WHITE in shot.off_table
-        return _after_foul(state, table, shot, target, fouls, after, lone_black, in_hand)
+        return _after_foul(state, _Played(table, shot, target, after), fouls)
     return _after_fair(state, shot, target, potted, after)
 
 
@@ -388,8 +445,8 @@ def _after_fair(
     nxt = _with_touching(nxt)
     ruling = Ruling(
         points=points, nominated=target.nominated, respotted=respotted,
-        touching=nxt.touching, frame_over=nxt.frame_over, winner=nxt.winner,
         respotted_black=nxt.respotted_black and not state.respotted_black,
+        ended=Termination.POTTED_BLACK if nxt.frame_over else None,
     )  # fmt: skip
     return nxt, ruling
 
@@ -411,26 +468,17 @@ def _frame_end(state: FrameState) -> FrameState:
 
 
 def _after_foul(
-    state: FrameState,
-    table_before: Mapping[str, Point],
-    shot: Shot,
-    target: _Target,
-    fouls: list[tuple[Foul, int]],
-    after: dict[str, Point],
-    lone_black: bool,
-    in_hand: bool,
-    can_miss: bool = True,
+    state: FrameState, played: _Played, fouls: list[tuple[Foul, int]]
 ) -> tuple[FrameState, Ruling]:
+    shot, target, after = played.shot, played.target, played.after
     offender = state.striker
     other = opponent(offender)
     penalty = max(4, *(p for _, p in fouls))
     scores = _add(state.scores, other, penalty)
-    to_spot = [b for b in (*shot.potted, *shot.off_table) if is_colour(b)]
-    if lone_black:
-        to_spot = []
+    lone_black = state.respotted_black or [b for b in played.before if b != WHITE] == ["black"]
+    to_spot = [] if lone_black else [b for b in (*shot.potted, *shot.off_table) if is_colour(b)]
     respotted = _respot(after, to_spot)
-    if in_hand:
-        after.pop(WHITE, None)
+    in_hand = WHITE not in after
     on = visit_on(after)
 
     # With a free ball, or a colour on and none nominated, any ball on counts as hit.
@@ -438,14 +486,15 @@ def _after_foul(
     legal = target.first | (target.actual_on if target.free_ball or undeclared else frozenset())
     hit_on = any(b in legal for b in shot.first_contact)
     on_before = target.actual_on
-    snookered_before = geometry.snookered(table_before, on_before, from_hand=state.in_hand)
+    snookered_before = geometry.snookered(played.before, on_before, from_hand=state.in_hand)
     close = shot.closest_on_mm is not None and shot.closest_on_mm <= MISS_CLOSE_MM
     nxt = FrameState(
         balls=make_balls(after), striker=other, scores=scores, on=on, in_hand=in_hand,
         respotted_black=state.respotted_black,
     )  # fmt: skip
     miss = (
-        can_miss
+        # The shot clock's foul is not a miss: no stroke was played.
+        all(foul is not Foul.SHOT_CLOCK for foul, _ in fouls)
         and not hit_on
         and not (snookered_before and close)
         and not needs_snookers(state)
@@ -454,14 +503,17 @@ def _after_foul(
         and not lone_black
     )
     misses = 0
-    if miss and geometry.clear_path(table_before, on_before, from_hand=state.in_hand):
+    if miss and geometry.clear_path(played.before, on_before, from_hand=state.in_hand):
         misses = state.misses + 1
     warning = miss and misses == THREE_MISSES - 1
 
+    ended: Termination | None = None
     if lone_black:
         nxt = _frame_end(nxt)
+        ended = Termination.FOUL_ON_BLACK
     elif misses >= THREE_MISSES:
         nxt = nxt.with_(frame_over=True, winner=other)
+        ended = Termination.THREE_MISSES
     else:
         next_on = balls_on(on, after)
         free_ball = geometry.snookered(after, next_on, from_hand=in_hand)
@@ -483,10 +535,9 @@ def _after_foul(
         )  # fmt: skip
     ruling = Ruling(
         foul=True, fouls=tuple(f for f, _ in fouls), penalty=penalty, miss=miss,
-        nominated=target.nominated, respotted=respotted,
-        choices=nxt.pending.options if nxt.pending else (), free_ball=nxt.free_ball,
-        touching=nxt.touching, warning=warning, frame_over=nxt.frame_over, winner=nxt.winner,
+        nominated=target.nominated, respotted=respotted, warning=warning,
         respotted_black=nxt.respotted_black and not state.respotted_black,
+        ended=ended if nxt.frame_over else None,
     )  # fmt: skip
     return nxt, ruling
 
@@ -503,13 +554,10 @@ def time_foul(state: FrameState, by: Player) -> tuple[FrameState, Ruling]:
     """
     _check_turn(state, by)
     table = state.ball_map()
-    present = [b for b in table if b != WHITE]
-    target = _target(state, Shot(), present)
-    lone_black = state.respotted_black or present == ["black"]
-    return _after_foul(
-        state, table, Shot(), target, [(Foul.SHOT_CLOCK, target.value)], dict(table), lone_black,
-        state.in_hand, can_miss=False,
-    )  # fmt: skip
+    target = _target(state, None, (), [b for b in table if b != WHITE])
+    after = {b: p for b, p in table.items() if not (b == WHITE and state.in_hand)}
+    played = _Played(table, Shot(), target, after)
+    return _after_foul(state, played, [(Foul.SHOT_CLOCK, target.value)])
 
 
 # --- choices, the draw, concession -------------------------------------------------------------
@@ -551,7 +599,7 @@ def choose(state: FrameState, by: Player, option: str) -> tuple[FrameState, Ruli
             in_hand=True, opening=True, respotted_black=False,
         )  # fmt: skip
     nxt = _with_touching(nxt) if option != "replace" else nxt
-    return nxt, Ruling(free_ball=nxt.free_ball, touching=nxt.touching)
+    return nxt, Ruling()
 
 
 def toss(state: FrameState, winner: Player) -> tuple[FrameState, Ruling]:
@@ -560,7 +608,7 @@ def toss(state: FrameState, winner: Player) -> tuple[FrameState, Ruling]:
     if pending is None or pending.holder is not None or not state.respotted_black:
         raise _refuse(state, "no_toss_pending", "no draw is due")
     nxt = state.with_(pending=Pending(winner, ("play", "pass")), striker=winner)
-    return nxt, Ruling(choices=("play", "pass"), respotted_black=True)
+    return nxt, Ruling(respotted_black=True)
 
 
 def concede(state: FrameState, by: Player) -> tuple[FrameState, Ruling]:
@@ -569,7 +617,7 @@ def concede(state: FrameState, by: Player) -> tuple[FrameState, Ruling]:
         raise _refuse(state, "frame_over", "the frame is over")
     winner = opponent(by)
     nxt = state.with_(frame_over=True, winner=winner, pending=None, free_ball=False)
-    return nxt, Ruling(frame_over=True, winner=winner)
+    return nxt, Ruling(ended=Termination.CONCEDED)
 
 
 # --- the start of a frame ------------------------------------------------------------------
@@ -582,11 +630,15 @@ __all__ = [
     "Foul",
     "Ruling",
     "balls_on",
+    "calls",
     "check_stroke",
     "choose",
+    "closest_on",
     "concede",
     "needs_snookers",
     "new_frame",
+    "nominations",
+    "placement_refusal",
     "points_remaining",
     "strike",
     "time_foul",

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rules.referee import Ruling
+from rules.commands import Stroke
+from rules.referee import Ruling, calls
 from rules.state import FrameState
-from rules.stroke import StrokeRequest, play_stroke
+from rules.stroke import play_stroke
 from rules.table import BALL_RADIUS, POCKETS, is_red
 
 Point = tuple[float, float]
@@ -26,6 +27,7 @@ class Found:
     speed: float
     ruling: Ruling
     potted: tuple[str, ...]
+    calls: tuple[str, ...]  # the referee's words
 
 
 def frame_of(snapshot: dict[str, Any]) -> FrameState:
@@ -40,10 +42,10 @@ def search(
     cue_ball: Point | None = None,
 ) -> Found:
     for angle, speed in candidates:
-        request = StrokeRequest(angle=angle, speed=speed, cue_ball=cue_ball)
-        _, ruling, result = play_stroke(frame, seat, request)  # type: ignore[arg-type]
+        stroke = Stroke(angle=angle, speed=speed, cue_ball=cue_ball)
+        after, ruling, result = play_stroke(frame, seat, stroke)  # type: ignore[arg-type]
         if want(ruling, result):
-            return Found(angle, speed, ruling, tuple(result.potted))
+            return Found(angle, speed, ruling, tuple(result.potted), calls(ruling, after))
     raise AssertionError("no stroke found with the wanted outcome")
 
 

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import math
+from dataclasses import replace
+
 import pytest
 
 from rules import match as m
+from rules.commands import Choose, Claim, Command, Concede, ShotClockExpired, Stroke, Toss
 from rules.errors import IllegalRequest
-from rules.state import FrameState, make_balls
-from rules.table import SPOTS
+from rules.outcome import End, Termination
+from rules.state import FrameState, Player, make_balls, opponent
+from rules.table import POCKETS, SPOTS
 
 
 def test_first_break_goes_to_the_draw() -> None:
@@ -24,20 +30,111 @@ def test_breaks_alternate_and_best_of_ends() -> None:
         if match.over:
             break
         breakers.append(match.frame.striker)
-        match, ruling = m.concede_frame(match, loser)
-        assert ruling.frame_over
+        match, outcome = m.apply(match, loser, Concede("frame"))
+        assert outcome.frame_end == End(Termination.CONCEDED, opponent(loser))
+        assert outcome.settled.frame_over and "FRAME OVER" in outcome.calls
     assert breakers == ["B", "A", "B"]
     assert match.over and match.winner == "B"
+    assert outcome.match_end == End(Termination.FRAMES, "B")
     assert [f.winner for f in match.frames] == ["B", "A", "B"]
+    assert [f.termination for f in match.frames] == [Termination.CONCEDED] * 3
     assert (match.frames_won("A"), match.frames_won("B")) == (1, 2)
     with pytest.raises(IllegalRequest) as err:
-        m.concede_frame(match, "A")
+        m.apply(match, "A", Concede("frame"))
     assert err.value.code == "match_over"
 
 
-def test_conceding_the_match() -> None:
-    match, _ = m.concede_match(m.new_match(best_of=7, draw="A"), "A")
+@pytest.mark.parametrize(
+    ("command", "termination"),
+    [(Concede("match"), Termination.CONCEDED), (Claim("match"), Termination.CLAIMED)],
+)
+def test_conceding_or_losing_the_match_by_claim(
+    command: Concede | Claim, termination: Termination
+) -> None:
+    # A concedes, or B claims against A: either way A loses the frame and the match.
+    seat: Player = "A" if isinstance(command, Concede) else "B"
+    match, outcome = m.apply(m.new_match(best_of=7, draw="A"), seat, command)
     assert match.winner == "B" and len(match.frames) == 1
+    assert outcome.frame_end == End(termination, "B")
+    assert outcome.match_end == End(termination, "B")
+    assert match.termination == termination and match.frames[0].termination == termination
+
+
+def test_a_player_command_needs_a_seat_and_the_toss_needs_none() -> None:
+    match = m.new_match(best_of=1, draw="A")
+    with pytest.raises(IllegalRequest) as err:
+        m.apply(match, None, Concede("frame"))
+    assert err.value.code == "not_a_player"
+    with pytest.raises(IllegalRequest) as err:
+        m.apply(match, None, Toss("A"))
+    assert err.value.code == "no_toss_pending"
+
+
+def _on_the_black(scores: tuple[int, int]) -> tuple[m.Match, Stroke]:
+    """Only the black left, A to play, and a stroke that pots it in the top right corner."""
+    black = SPOTS["black"]
+    mouth = next(p.mouth for p in POCKETS if p.name == "top_right")
+    angle = math.atan2(mouth[1] - black[1], mouth[0] - black[0])
+    white = (black[0] - 300 * math.cos(angle), black[1] - 300 * math.sin(angle))
+    frame = FrameState(
+        balls=make_balls({"white": white, "black": black}), striker="A", scores=scores, on="black"
+    )
+    return replace(m.new_match(best_of=1, draw="A"), frame=frame), Stroke(angle, speed=2.0)
+
+
+def test_potting_the_last_black_ends_the_frame_and_the_match() -> None:
+    match, stroke = _on_the_black((60, 50))
+    match, outcome = m.apply(match, "A", stroke)
+    assert outcome.shot is not None and outcome.shot.potted == ("black",)
+    assert outcome.frame_end == End(Termination.POTTED_BLACK, "A")
+    assert outcome.match_end == End(Termination.FRAMES, "A")
+    assert outcome.calls == ("FRAME OVER",)
+
+
+def test_a_level_frame_waits_for_the_servers_draw() -> None:
+    match, stroke = _on_the_black((50, 57))
+    match, outcome = m.apply(match, "A", stroke)
+    assert outcome.calls == ("RE-SPOTTED BLACK",) and outcome.frame_end is None
+    assert m.toss_due(match)
+    with pytest.raises(IllegalRequest) as err:
+        m.apply(match, "A", Choose("play"))
+    assert err.value.code == "toss_pending"
+    match, outcome = m.apply(match, None, Toss("B"))
+    assert not m.toss_due(match) and match.frame.pending is not None
+    assert match.frame.pending.holder == "B" and match.frame.pending.options == ("play", "pass")
+    match, _ = m.apply(match, "B", Choose("pass"))
+    assert match.frame.striker == "A" and match.frame.in_hand
+
+
+def test_a_foul_on_the_last_black_ends_the_frame() -> None:
+    match, _ = _on_the_black((60, 50))
+    match, outcome = m.apply(match, "A", ShotClockExpired())
+    assert outcome.ruling.foul and outcome.frame_end == End(Termination.FOUL_ON_BLACK, "A")
+    assert match.frames[0].scores == (60, 57)
+
+
+def test_replay_is_a_fold_of_apply() -> None:
+    commands: list[tuple[Player | None, Command]] = [
+        ("A", Stroke(angle=math.pi / 2, speed=6.0, cue_ball=(-100.0, -1150.0))),
+        ("B", Concede("frame")),
+        ("A", Concede("frame")),
+        ("B", Claim("frame")),
+    ]
+    match = m.new_match(best_of=5, draw="A")
+    for seat, command in commands:
+        match, _ = m.apply(match, seat, command)
+    assert m.replay(5, "A", commands) == match
+    assert m.match_from_json(json.loads(json.dumps(m.match_to_json(match)))) == match
+
+
+def test_matches_stored_before_terminations_still_load() -> None:
+    match, _ = m.apply(m.new_match(best_of=1, draw="A"), "A", Concede("match"))
+    stored = m.match_to_json(match)
+    del stored["termination"]
+    for frame in stored["frames"]:
+        del frame["termination"]
+    old = m.match_from_json(stored)
+    assert old.winner == "B" and old.termination is None and old.frames[0].termination is None
 
 
 @pytest.mark.parametrize("best_of", [0, 2, -1])

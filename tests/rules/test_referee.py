@@ -139,7 +139,7 @@ def test_level_frame_goes_to_the_respotted_black() -> None:
     )  # fmt: skip
     state, ruling = referee.strike(state, "A", Shot(("black",), potted=("black",)))
     assert state.respotted_black and not state.frame_over and state.to_act is None
-    assert ruling.calls == ("RE-SPOTTED BLACK",)
+    assert referee.calls(ruling, state) == ("RE-SPOTTED BLACK",)
     state, _ = referee.toss(state, "B")
     state, _ = referee.choose(state, "B", "pass")
     assert state.striker == "A" and state.in_hand and state.ball_map() == {"black": SPOTS["black"]}

@@ -8,14 +8,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules import referee
+from rules.commands import Stroke
 from rules.state import FrameState
-from rules.stroke import StrokeRequest, play_stroke
+from rules.stroke import play_stroke
 from rules.table import COLOURS, WHITE, on_bed
 from tests.rules.strategies import d_point, frames
 
 
 @st.composite
-def requests(draw: st.DrawFn, state: FrameState) -> StrokeRequest:
+def requests(draw: st.DrawFn, state: FrameState) -> Stroke:
     table = state.ball_map()
     cue = draw(d_point(table)) if state.in_hand else None
     nominated = None
@@ -23,7 +24,7 @@ def requests(draw: st.DrawFn, state: FrameState) -> StrokeRequest:
         nominated = draw(st.sampled_from([b for b in table if b in COLOURS]))
     side = draw(st.floats(-0.35, 0.35))
     height = draw(st.floats(-0.35, 0.35))
-    return StrokeRequest(
+    return Stroke(
         angle=draw(st.floats(-math.pi, math.pi)),
         speed=draw(st.floats(0.05, 10.0)),
         side=side,
