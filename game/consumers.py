@@ -14,7 +14,7 @@ import contextlib
 import logging
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypedDict
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -32,6 +32,25 @@ log = logging.getLogger(__name__)
 
 def group_name(match_id: int) -> str:
     return f"match-{match_id}"
+
+
+# What travels on the channel layer between processes (msgpack: no datetimes).
+class EventMessage(TypedDict):
+    type: str  # "match.event"
+    version: int
+    text: str  # the stored event, sent as is
+    deadline: float | None  # the shot clock's deadline after it, as a POSIX time
+
+
+class AimMessage(TypedDict):
+    type: str  # "match.aim"
+    text: str
+    sender: str  # the striker's own channel, which does not echo it back
+
+
+class PresenceMessage(TypedDict):
+    type: str  # "match.presence"
+    text: str
 
 
 class _Bucket:
@@ -90,7 +109,6 @@ class _Heartbeats:
         return changed
 
     async def _run(self) -> None:
-        layer = get_channel_layer()
         while self.channels:
             await asyncio.sleep(settings.SNOOKER["HEARTBEAT"])
             if not self.channels:
@@ -99,10 +117,8 @@ class _Heartbeats:
             matches = sorted(set(self.channels.values()))
             infos = await database_sync_to_async(service.presences)(matches)
             for match_id, info in zip(matches, infos, strict=True):
-                if self.seen(match_id, info) and layer is not None:
-                    await layer.group_send(
-                        group_name(match_id), {"type": "match.presence", "text": info.text()}
-                    )
+                if self.seen(match_id, info):
+                    await publish_presence(match_id, info)
         self.presence.clear()
 
 
@@ -156,11 +172,18 @@ async def publish(match_id: int, stored: service.Stored) -> None:
     layer = get_channel_layer()
     assert layer is not None
     deadline = stored.deadline.timestamp() if stored.deadline else None
-    await layer.group_send(
-        group_name(match_id),
-        {"type": "match.event", "version": stored.version, "text": stored.text,
-         "deadline": deadline},
-    )  # fmt: skip
+    message: EventMessage = {
+        "type": "match.event", "version": stored.version, "text": stored.text,
+        "deadline": deadline,
+    }  # fmt: skip
+    await layer.group_send(group_name(match_id), dict(message))
+
+
+async def publish_presence(match_id: int, info: server_out.Presence) -> None:
+    layer = get_channel_layer()
+    assert layer is not None
+    message: PresenceMessage = {"type": "match.presence", "text": info.text()}
+    await layer.group_send(group_name(match_id), dict(message))
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -335,7 +358,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # --- broadcasting ---------------------------------------------------------------------------
 
-    async def match_event(self, event: dict[str, Any]) -> None:
+    async def match_event(self, event: EventMessage) -> None:
         version = event["version"]
         if version <= self.sent_version:
             return  # already sent (a retry, or we caught up from the database)
@@ -348,11 +371,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         stamp = event["deadline"]
         CLOCKS.arm(self.match_id, version, datetime.fromtimestamp(stamp, UTC) if stamp else None)
 
-    async def match_aim(self, event: dict[str, Any]) -> None:
+    async def match_aim(self, event: AimMessage) -> None:
         if event["sender"] != self.channel_name:
             await self.send(event["text"])
 
-    async def match_presence(self, event: dict[str, Any]) -> None:
+    async def match_presence(self, event: PresenceMessage) -> None:
         await self.send(event["text"])
 
     async def _catch_up(self) -> None:
@@ -374,6 +397,4 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _broadcast_presence(self) -> None:
         info = await database_sync_to_async(service.presence)(self.match_id)
         HEARTBEATS.seen(self.match_id, info)
-        await self.channel_layer.group_send(
-            group_name(self.match_id), {"type": "match.presence", "text": info.text()}
-        )
+        await publish_presence(self.match_id, info)
