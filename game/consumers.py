@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -26,6 +25,7 @@ from django.utils import timezone
 from game import service
 from game.models import Match
 from game.protocol import CLOSE_FLOOD, CLOSE_NOT_FOUND, PROTOCOL_VERSION, client_in, server_out
+from rules.state import Player
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class _Heartbeats:
 
     def __init__(self) -> None:
         self.channels: dict[str, int] = {}  # channel name -> match id
-        self.presence: dict[int, dict[str, Any]] = {}  # match id -> last presence seen
+        self.presence: dict[int, server_out.Presence] = {}  # match id -> last presence seen
         self.task: asyncio.Task[None] | None = None
 
     def add(self, channel_name: str, match_id: int) -> None:
@@ -73,7 +73,9 @@ class _Heartbeats:
             self.task = loop.create_task(self._run())
 
     def discard(self, channel_name: str) -> None:
-        self.channels.pop(channel_name, None)
+        match_id = self.channels.pop(channel_name, None)
+        if match_id is not None and match_id not in self.channels.values():
+            CLOCKS.release(match_id)  # the last socket of that match here has gone
 
     def reset(self) -> None:
         """Forget every socket and stop beating (tests start each from a clean process)."""
@@ -81,7 +83,7 @@ class _Heartbeats:
             self.task.cancel()
         self.__init__()  # type: ignore[misc]
 
-    def seen(self, match_id: int, info: dict[str, Any]) -> bool:
+    def seen(self, match_id: int, info: server_out.Presence) -> bool:
         """Remember a match's presence; True if it differs from the last one seen here."""
         changed = self.presence.get(match_id) != info
         self.presence[match_id] = info
@@ -99,8 +101,7 @@ class _Heartbeats:
             for match_id, info in zip(matches, infos, strict=True):
                 if self.seen(match_id, info) and layer is not None:
                     await layer.group_send(
-                        group_name(match_id),
-                        {"type": "match.presence", "text": server_out.presence(**info)},
+                        group_name(match_id), {"type": "match.presence", "text": info.text()}
                     )
         self.presence.clear()
 
@@ -108,9 +109,63 @@ class _Heartbeats:
 HEARTBEATS = _Heartbeats()
 
 
+class _ShotClocks:
+    """One shot-clock timer per match per process, however many of its sockets are here.
+
+    Every event tells the sockets the new deadline; the first to hear of a version arms the
+    match's timer and the others find it armed. When it fires, the service settles the time
+    foul; its version check makes that happen once across all processes.
+    """
+
+    def __init__(self) -> None:
+        self.timers: dict[int, tuple[int, asyncio.Task[None]]] = {}  # match id -> version, timer
+
+    def arm(self, match_id: int, version: int, deadline: datetime | None) -> None:
+        armed = self.timers.get(match_id)
+        if armed is not None:
+            if armed[0] >= version:
+                return  # armed for this version already, or for a later one
+            armed[1].cancel()
+            del self.timers[match_id]
+        if deadline is not None:
+            task = asyncio.get_running_loop().create_task(self._expire(match_id, version, deadline))
+            self.timers[match_id] = (version, task)
+
+    def release(self, match_id: int) -> None:
+        armed = self.timers.pop(match_id, None)
+        if armed is not None:
+            armed[1].cancel()
+
+    def reset(self) -> None:
+        for match_id in list(self.timers):
+            self.release(match_id)
+
+    async def _expire(self, match_id: int, version: int, deadline: datetime) -> None:
+        await asyncio.sleep(max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05)
+        with contextlib.suppress(Match.DoesNotExist):
+            expired = await database_sync_to_async(service.expire_shot_clock)(match_id, version)
+            for stored in expired:
+                await publish(match_id, stored)
+
+
+CLOCKS = _ShotClocks()
+
+
+async def publish(match_id: int, stored: service.Stored) -> None:
+    """Send a stored event to every socket of the match, in every process."""
+    layer = get_channel_layer()
+    assert layer is not None
+    deadline = stored.deadline.timestamp() if stored.deadline else None
+    await layer.group_send(
+        group_name(match_id),
+        {"type": "match.event", "version": stored.version, "text": stored.text,
+         "deadline": deadline},
+    )  # fmt: skip
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int
-    seat: str | None
+    seat: Player | None
     sent_version: int
     greeted: bool
 
@@ -125,7 +180,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.aim_bucket = _Bucket(1, conf["AIM_PER_SECOND"])
         self.latest_aim: str | None = None
         self.aim_task: asyncio.Task[None] | None = None
-        self.clock_task: asyncio.Task[None] | None = None
         found = await database_sync_to_async(self._load_seat)()
         if not found:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -140,9 +194,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, code: int) -> None:
-        for task in (self.clock_task, self.aim_task):
-            if task is not None:
-                task.cancel()
+        if self.aim_task is not None:
+            self.aim_task.cancel()
         if not getattr(self, "greeted", False):
             return
         HEARTBEATS.discard(self.channel_name)
@@ -159,18 +212,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if self.refused_in_row >= settings.SNOOKER["FLOOD_CLOSE_AFTER"]:
                 await self.close(code=CLOSE_FLOOD)
                 return
-            await self.send(server_out.error("rate_limited", "too many messages; slow down"))
+            await self._error("rate_limited", "too many messages; slow down")
             return
         self.refused_in_row = 0
         try:
             message = client_in.parse(text_data if bytes_data is None else bytes_data)
         except client_in.BadMessage as exc:
-            await self.send(server_out.error(exc.code, exc.message, exc.client_id))
+            await self._error(exc.code, exc.message, exc.client_id)
             return
         if isinstance(message, client_in.Hello):
             await self._hello(message)
         elif not self.greeted:
-            await self.send(server_out.error("hello_first", "send hello before anything else"))
+            await self._error("hello_first", "send hello before anything else")
         elif isinstance(message, client_in.Ping):
             await self._ping(message)
         elif isinstance(message, client_in.Aim):
@@ -180,12 +233,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _hello(self, message: client_in.Hello) -> None:
         if message.protocol != PROTOCOL_VERSION:
-            await self.send(
-                server_out.error(
-                    "protocol",
-                    f"this server speaks protocol {PROTOCOL_VERSION}, not "
-                    f"{message.protocol}; reload the page",
-                )
+            await self._error(
+                "protocol",
+                f"this server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}; "
+                "reload the page",
             )
             return
         if not self.greeted:
@@ -196,36 +247,45 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.greeted = True
             HEARTBEATS.add(self.channel_name, self.match_id)
         row, snapshot, missed = await database_sync_to_async(self._resync)(message.last_version)
-        await self.send(
-            server_out.welcome(
-                self.match_id, self.seat, _players(row), None if missed is not None else snapshot
-            )
-        )
-        for text in missed or ():
+        await self._welcome(row, None if missed is not None else snapshot)
+        for text in missed.texts if missed is not None else ():
             await self.send(text)
         self.sent_version = row.version
-        self._arm_clock(snapshot["shot_clock"]["deadline"], row.version)
+        CLOCKS.arm(self.match_id, row.version, row.deadline)
         await self._broadcast_presence()
 
-    def _resync(self, last: int | None) -> tuple[Match, dict[str, Any], list[str] | None]:
+    def _resync(self, last: int | None) -> tuple[Match, server_out.Snapshot, service.Missed | None]:
         row, snapshot = service.snapshot(self.match_id)
         missed = None
         if last is not None and last <= row.version:
             missed = service.events_after(self.match_id, last, settings.SNOOKER["RESYNC_EVENTS"])
             # Events written after the snapshot was read are caught by the version check.
-            if missed is not None and len(missed) != row.version - last:
+            if missed is not None and len(missed.texts) != row.version - last:
                 missed = None
         return row, snapshot, missed
 
+    async def _welcome(self, row: Match, snapshot: server_out.Snapshot | None) -> None:
+        players = service.players(row)
+        welcome = server_out.Welcome(
+            match=self.match_id, seat=self.seat, players=players, snapshot=snapshot
+        )
+        await self.send(welcome.text())
+
+    async def _error(self, code: str, message: str, client_id: str | None = None) -> None:
+        await self.send(server_out.Error(code=code, message=message, client_id=client_id).text())
+
     async def _ping(self, message: client_in.Ping) -> None:
         await self._catch_up()
-        await self.send(server_out.pong(self.sent_version))
+        await self.send(server_out.Pong(version=self.sent_version).text())
 
     async def _aim(self, message: client_in.Aim) -> None:
         if self.seat is None:
-            await self.send(server_out.error("not_a_player", "spectators cannot aim"))
+            await self._error("not_a_player", "spectators cannot aim")
             return
-        text = server_out.aim(self.seat, message.model_dump(exclude={"type"}))
+        text = server_out.AimOut(
+            seat=self.seat, angle=message.angle, speed=message.speed, side=message.side,
+            height=message.height, cue_ball=message.cue_ball,
+        ).text()  # fmt: skip
         if self.aim_bucket.take():
             await self._relay_aim(text)
             return
@@ -255,28 +315,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 self.match_id, self.scope["user"], message
             )
         except service.ServiceError as exc:
-            await self.send(server_out.error(exc.code, exc.message, client_id))
+            await self._error(exc.code, exc.message, client_id)
             return
         except Exception:
             # A bug must not cost the player the connection, nor the match its state: the
             # transaction rolled back, so the request simply did not happen.
             log.exception("request failed in match %s: %r", self.match_id, message)
-            await self.send(server_out.error("internal", "the server failed; try again", client_id))
+            await self._error("internal", "the server failed; try again", client_id)
             return
         assert client_id is not None
-        await self.send(server_out.ack(client_id, applied.version, applied.duplicate))
+        ack = server_out.Ack(
+            client_id=client_id, version=applied.version, duplicate=applied.duplicate
+        )
+        await self.send(ack.text())
         # On a duplicate the first attempt may have died with its process before
         # broadcasting: publish the stored event again (sockets that have it ignore it).
         for stored in applied.events:
-            await self._publish(stored)
+            await publish(self.match_id, stored)
 
     # --- broadcasting ---------------------------------------------------------------------------
-    async def _publish(self, stored: service.Stored) -> None:
-        await self.channel_layer.group_send(
-            group_name(self.match_id),
-            {"type": "match.event", "version": stored.version, "text": stored.text,
-             "deadline": stored.deadline},
-        )  # fmt: skip
 
     async def match_event(self, event: dict[str, Any]) -> None:
         version = event["version"]
@@ -288,7 +345,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return
         await self.send(event["text"])
         self.sent_version = version
-        self._arm_clock(event["deadline"], version)
+        stamp = event["deadline"]
+        CLOCKS.arm(self.match_id, version, datetime.fromtimestamp(stamp, UTC) if stamp else None)
 
     async def match_aim(self, event: dict[str, Any]) -> None:
         if event["sender"] != self.channel_name:
@@ -304,45 +362,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
         if missed is None:
             row, snapshot, _ = await database_sync_to_async(self._resync)(None)
-            await self.send(server_out.welcome(self.match_id, self.seat, _players(row), snapshot))
+            await self._welcome(row, snapshot)
             self.sent_version = row.version
             return
-        for text in missed:
+        for text in missed.texts:
             await self.send(text)
             self.sent_version += 1
-        if missed:
-            self._arm_clock(
-                json.loads(missed[-1])["snapshot"]["shot_clock"]["deadline"], self.sent_version
-            )
+        if missed.texts:
+            CLOCKS.arm(self.match_id, self.sent_version, missed.deadline)
 
     async def _broadcast_presence(self) -> None:
         info = await database_sync_to_async(service.presence)(self.match_id)
         HEARTBEATS.seen(self.match_id, info)
         await self.channel_layer.group_send(
-            group_name(self.match_id),
-            {"type": "match.presence", "text": server_out.presence(**info)},
+            group_name(self.match_id), {"type": "match.presence", "text": info.text()}
         )
-
-    # --- timers ---------------------------------------------------------------------------------
-    def _arm_clock(self, deadline: str | None, version: int) -> None:
-        """Every socket of the match watches the shot clock; the service settles it once."""
-        if self.clock_task is not None:
-            self.clock_task.cancel()
-            self.clock_task = None
-        if deadline is not None:
-            when = datetime.fromisoformat(deadline)
-            self.clock_task = asyncio.create_task(self._expire(when, version))
-
-    async def _expire(self, when: datetime, version: int) -> None:
-        delay = (when - timezone.now()).total_seconds()
-        await asyncio.sleep(max(0.0, delay) + 0.05)
-        with contextlib.suppress(Match.DoesNotExist):
-            expired = await database_sync_to_async(service.expire_shot_clock)(
-                self.match_id, version
-            )
-            for stored in expired:
-                await self._publish(stored)
-
-
-def _players(row: Match) -> dict[str, str]:
-    return {"A": row.player_a.get_username(), "B": row.player_b.get_username()}

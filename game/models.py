@@ -31,8 +31,8 @@ class Match(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.LIVE)
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField()  # rules.match.match_to_json at `version`
-    # When the current turn began (for the shot clock); set with every event.
-    turn_started = models.DateTimeField()
+    # When the striker's time runs out (shot clock on and a stroke due); set with every event.
+    deadline = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -54,7 +54,11 @@ class MatchEvent(models.Model):
     )
     # The browser's id for the request, so a repeat is answered and never applied twice.
     client_id = models.CharField(max_length=64, null=True, blank=True)
-    request = models.JSONField(default=dict)  # the validated request, for rebuilding
+    # What rebuilding the match needs: the seat that acted ("" for the server) and the command
+    # (`rules.commands.to_json`, or the draw for `start`). A fold of `rules.match.apply` over
+    # them gives `Match.state` again.
+    seat = models.CharField(max_length=1, blank=True)
+    command = models.JSONField(default=dict)
     # The event exactly as broadcast (JSON text: ruling, trajectories, new state). Kept as
     # text so a resync or a repeated request sends the same bytes without encoding again.
     payload = models.TextField()

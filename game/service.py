@@ -1,35 +1,35 @@
 """The match service: check, apply, store. No sockets here; the consumer broadcasts after commit.
 
-Each request is applied in one transaction: load the match at version N, authorise, compute the
-new state with the pure rules core (physics + referee), store the event and the state as version
-N + 1 only if the match is still at N, commit. A repeated client id returns the stored event.
+Each request is applied in one transaction: load the match at version N, authorise, apply the
+command with the pure rules core (`rules.match.apply`), store the command, the event built by
+`server_out` and the new state as version N + 1 only if the match is still at N, commit. A
+repeated client id returns the stored event.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from game.models import Absence, Connection, Match, MatchEvent
-from game.protocol import client_in
+from game.protocol import client_in, server_out
+from rules import commands
 from rules import match as rules_match
-from rules import referee
+from rules.commands import Command
 from rules.errors import IllegalRequest
 from rules.match import Match as MatchState
-from rules.match import match_from_json, match_to_json
-from rules.referee import Ruling
-from rules.state import FrameState, Player, opponent
-from rules.stroke import StrokeRequest, play_stroke
+from rules.match import Outcome, match_from_json, match_to_json
+from rules.state import PLAYERS, Player, is_player, opponent
 
-User = AbstractBaseUser | AnonymousUser
+# Whoever sent a request: a member, or a visitor who is not signed in.
+Visitor = AbstractBaseUser | AnonymousUser | None
 
 
 class ServiceError(Exception):
@@ -42,24 +42,12 @@ class ServiceError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
-    """A new match state and what made it: the body of one event."""
-
-    state: MatchState
-    kind: str
-    seat: Player | None
-    request: dict[str, Any]
-    ruling: Ruling | None = None
-    shot: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Stored:
     """One stored event, ready to broadcast."""
 
     version: int
     text: str  # the event as sent to browsers (JSON)
-    deadline: str | None  # the shot clock's deadline after it, for the sockets' timers
+    deadline: datetime | None  # the shot clock's deadline after it
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +62,8 @@ class Applied:
 
 
 # --- reading ---------------------------------------------------------------------------------
-def seat_of(match: Match, user: User) -> Player | None:
-    if not user.is_authenticated:
+def seat_of(match: Match, user: Visitor) -> Player | None:
+    if user is None or not user.is_authenticated:
         return None
     if user.pk == match.player_a_id:
         return "A"
@@ -84,98 +72,50 @@ def seat_of(match: Match, user: User) -> Player | None:
     return None
 
 
-def _frame_json(frame: FrameState) -> dict[str, Any]:
-    data = frame.to_json()
-    if data["pending"] is not None:
-        data["pending"] = {k: v for k, v in data["pending"].items() if k != "restore"}
-    return data
+def players(row: Match) -> dict[Player, str]:
+    return {"A": row.player_a.get_username(), "B": row.player_b.get_username()}
 
 
-def public_snapshot(row: Match, state: MatchState) -> dict[str, Any]:
-    """Everything a browser shows, at `row.version` (no private fields: there are none)."""
-    board = rules_match.scoreboard(state)
-    deadline = clock_deadline(row, state)
-    return {
-        "version": row.version,
-        "status": row.status,
-        "best_of": state.best_of,
-        "first_breaker": state.first_breaker,
-        "winner": state.winner,
-        "frames": [
-            {
-                "number": f.number,
-                "breaker": f.breaker,
-                "winner": f.winner,
-                "scores": {"A": f.scores[0], "B": f.scores[1]},
-            }
-            for f in state.frames
-        ],
-        "frame": _frame_json(state.frame),
-        "scoreboard": {
-            "scores": {"A": board.scores[0], "B": board.scores[1]},
-            "frames": {"A": board.frames[0], "B": board.frames[1]},
-            "frame_number": board.frame_number,
-            "striker": board.striker,
-            "to_act": board.to_act,
-            "on": board.on,
-            "break": board.current_break,
-            "points_remaining": board.points_remaining,
-            "snookers_required": {"A": board.snookers_required[0], "B": board.snookers_required[1]},
-        },
-        "shot_clock": {
-            "seconds": row.shot_clock,
-            "deadline": deadline.isoformat() if deadline else None,
-        },
-    }
+def _snapshot(row: Match, state: MatchState) -> server_out.Snapshot:
+    return server_out.Snapshot.of(row.version, state, row.shot_clock, row.deadline)
 
 
-def clock_deadline(row: Match, state: MatchState) -> datetime | None:
-    """When the striker's time runs out, if the match has a shot clock and a stroke is due."""
-    frame = state.frame
-    if row.shot_clock is None or state.over or frame.pending is not None or frame.frame_over:
-        return None
-    return row.turn_started + timedelta(seconds=row.shot_clock)
-
-
-def snapshot(match_id: int) -> tuple[Match, dict[str, Any]]:
+def snapshot(match_id: int) -> tuple[Match, server_out.Snapshot]:
     row = Match.objects.select_related("player_a", "player_b").get(pk=match_id)
-    return row, public_snapshot(row, match_from_json(row.state))
+    return row, _snapshot(row, match_from_json(row.state))
 
 
-def events_after(match_id: int, version: int, limit: int) -> list[str] | None:
+@dataclass(frozen=True, slots=True)
+class Missed:
+    texts: list[str]  # the stored events after the version asked for, in order
+    deadline: datetime | None  # the shot clock's deadline after the last of them
+
+
+def events_after(match_id: int, version: int, limit: int) -> Missed | None:
     """The events after `version` in order, or None if more than `limit` (send a snapshot)."""
     rows = list(
         MatchEvent.objects.filter(match_id=match_id, version__gt=version)
         .order_by("version")
         .values_list("payload", flat=True)[: limit + 1]
     )
-    return None if len(rows) > limit else rows
-
-
-def ruling_json(ruling: Ruling) -> dict[str, Any]:
-    return {
-        "foul": ruling.foul,
-        "fouls": [{"kind": f.name.lower(), "clause": f.value} for f in ruling.fouls],
-        "penalty": ruling.penalty,
-        "miss": ruling.miss,
-        "points": ruling.points,
-        "nominated": ruling.nominated,
-        "respotted": {b: [p[0], p[1]] for b, p in ruling.respotted},
-        "choices": list(ruling.choices),
-        "free_ball": ruling.free_ball,
-        "touching": ruling.touching,
-        "warning": ruling.warning,
-        "frame_over": ruling.frame_over,
-        "winner": ruling.winner,
-        "respotted_black": ruling.respotted_black,
-        "calls": list(ruling.calls),
-    }
+    if len(rows) > limit:
+        return None
+    deadline = Match.objects.filter(pk=match_id).values_list("deadline", flat=True).first()
+    return Missed(rows, deadline)
 
 
 # --- writing ---------------------------------------------------------------------------------
+def _deadline(shot_clock: int | None, state: MatchState) -> datetime | None:
+    """When the striker's time runs out, if the match has a shot clock and a stroke is due."""
+    frame = state.frame
+    if shot_clock is None or state.over or frame.pending is not None or frame.frame_over:
+        return None
+    return timezone.now() + timedelta(seconds=shot_clock)
+
+
 def create_match(
-    player_a: AbstractBaseUser,
-    player_b: AbstractBaseUser,
+    player_a: User,
+    player_b: User,
     best_of: int,
     *,
     shot_clock: int | None = None,
@@ -185,7 +125,7 @@ def create_match(
     """A new match; the first break goes to a server-side draw, recorded as event 1."""
     if player_a.pk == player_b.pk:
         raise ServiceError("same_player", "a match needs two different players")
-    winner: Player = draw or secrets.choice(("A", "B"))
+    winner: Player = draw if draw is not None else secrets.choice(PLAYERS)
     try:
         state = rules_match.new_match(best_of, winner)
     except IllegalRequest as exc:
@@ -195,139 +135,129 @@ def create_match(
         row = Match.objects.create(
             player_a=player_a, player_b=player_b, best_of=best_of, shot_clock=shot_clock,
             reconnect_grace=grace, version=1, state=match_to_json(state),
-            turn_started=timezone.now(),
+            deadline=_deadline(shot_clock, state),
         )  # fmt: skip
-        text = _dumps(_event(row, Change(state, "start", None, {"draw": winner})))
-        MatchEvent.objects.create(match=row, version=1, kind="start", payload=text)
+        start = server_out.StartRequest(draw=winner)
+        text = server_out.Event.of("start", None, start, None, _snapshot(row, state)).text()
+        MatchEvent.objects.create(
+            match=row, version=1, kind="start", command=start.model_dump(), payload=text
+        )
     return row
 
 
-def _event(row: Match, change: Change) -> dict[str, Any]:
-    return {
-        "type": "event",
-        "version": row.version,
-        "kind": change.kind,
-        "seat": change.seat,
-        "request": change.request,
-        "ruling": ruling_json(change.ruling) if change.ruling else None,
-        "shot": change.shot,
-        "snapshot": public_snapshot(row, change.state),
-    }
-
-
-def _compute(
-    row: Match, state: MatchState, seat: Player, message: client_in.ClientMessage
-) -> Change:
-    """The new match state for a request (pure rules; raises IllegalRequest)."""
-    request = message.model_dump(exclude={"type", "client_id"})
-    if isinstance(message, client_in.Stroke):
-        if message.version != row.version:
-            raise IllegalRequest("stale_version", f"the table changed (now version {row.version})")
-        stroke = StrokeRequest(
-            angle=message.angle, speed=message.speed, side=message.side, height=message.height,
-            nominated=message.nominated, cue_ball=message.cue_ball,
-        )  # fmt: skip
-        rules_match.check_live(state)
-        frame, ruling, result = play_stroke(state.frame, seat, stroke)
-        new = rules_match.advance(state, frame)
-        return Change(new, "stroke", seat, request, ruling, result.to_json())
-    if isinstance(message, client_in.Choose):
-        if message.version != row.version:
-            raise IllegalRequest("stale_version", f"the table changed (now version {row.version})")
-        new, ruling = rules_match.choose(state, seat, message.option)
-        return Change(new, "choice", seat, request, ruling)
-    if isinstance(message, client_in.Concede):
-        if message.scope == "match":
-            new, ruling = rules_match.concede_match(state, seat)
-        else:
-            new, ruling = rules_match.concede_frame(state, seat)
-        return Change(new, "concede", seat, request, ruling)
-    if isinstance(message, client_in.Claim):
-        absent = opponent(seat)
-        if not claimable(row, absent):
-            raise IllegalRequest("not_claimable", f"player {absent} is present or within grace")
-        if message.scope == "match":
-            new, ruling = rules_match.concede_match(state, absent)
-        else:
-            new, ruling = rules_match.concede_frame(state, absent)
-        return Change(new, "claim", seat, request, ruling)
-    raise IllegalRequest("bad_request", f"{message.type} changes nothing")
-
-
 def _store(
-    row: Match, change: Change, actor: User | None = None, client_id: str | None = None
+    row: Match,
+    seat: Player | None,
+    command: Command,
+    state: MatchState,
+    outcome: Outcome,
+    actor: Visitor = None,
+    client_id: str | None = None,
 ) -> Stored:
     """Write version N + 1 if the match is still at N; raise a conflict otherwise."""
     before = row.version
     row.version = before + 1
-    row.state = match_to_json(change.state)
-    row.status = Match.Status.FINISHED if change.state.over else Match.Status.LIVE
-    row.turn_started = timezone.now()
+    row.state = match_to_json(state)
+    row.status = Match.Status.FINISHED if state.over else Match.Status.LIVE
+    row.deadline = _deadline(row.shot_clock, state)
     updated = Match.objects.filter(pk=row.pk, version=before).update(
-        version=row.version, state=row.state, status=row.status, turn_started=row.turn_started
+        version=row.version, state=row.state, status=row.status, deadline=row.deadline
     )
     if not updated:
         raise ServiceError("conflict", "another request changed the match first; try again")
-    text = _dumps(_event(row, change))
+    kind = commands.kind(command)
+    event = server_out.Event.of(
+        kind, seat, server_out.request_of(command), outcome, _snapshot(row, state)  # type: ignore[arg-type]
+    )
+    text = event.text()
     MatchEvent.objects.create(
-        match=row, version=row.version, kind=change.kind, actor=actor, client_id=client_id,
-        request=change.request, payload=text,
+        match=row, version=row.version, kind=kind, actor_id=actor.pk if actor else None,
+        client_id=client_id,
+        seat=seat or "", command=commands.to_json(command), payload=text,
     )  # fmt: skip
-    deadline = clock_deadline(row, change.state)
-    return Stored(row.version, text, deadline.isoformat() if deadline else None)
+    return Stored(row.version, text, row.deadline)
 
 
-def _toss_if_due(row: Match, state: MatchState) -> list[Stored]:
-    """§7: the draw for the re-spotted black is the server's, recorded as its own event."""
-    frame = state.frame
-    if state.over or frame.pending is None or frame.pending.holder is not None:
-        return []
-    winner: Player = secrets.choice(("A", "B"))
-    new, ruling = rules_match.toss(state, winner)
-    return [_store(row, Change(new, "toss", None, {"winner": winner}, ruling))]
+def _apply(
+    row: Match,
+    state: MatchState,
+    seat: Player | None,
+    command: Command,
+    actor: Visitor = None,
+    client_id: str | None = None,
+) -> list[Stored]:
+    """Apply and store a command, then the server's draw if it made one due (§7)."""
+    new, outcome = rules_match.apply(state, seat, command)
+    stored = [_store(row, seat, command, new, outcome, actor, client_id)]
+    if rules_match.toss_due(new):
+        toss = commands.Toss(secrets.choice(PLAYERS))
+        tossed, outcome = rules_match.apply(new, None, toss)
+        stored.append(_store(row, None, toss, tossed, outcome))
+    return stored
 
 
-def _dumps(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, separators=(",", ":"))
+def _command(row: Match, seat: Player, message: client_in.ClientMessage) -> Command:
+    """The rules' command for a player's request; refuses one made against an older table."""
+    if isinstance(message, client_in.Stroke | client_in.Choose) and message.version != row.version:
+        raise IllegalRequest("stale_version", f"the table changed (now version {row.version})")
+    if isinstance(message, client_in.Stroke):
+        return commands.Stroke(
+            angle=message.angle, speed=message.speed, side=message.side, height=message.height,
+            nominated=message.nominated, cue_ball=message.cue_ball,
+        )  # fmt: skip
+    if isinstance(message, client_in.Choose):
+        return commands.Choose(message.option)
+    if isinstance(message, client_in.Concede):
+        return commands.Concede(message.scope)
+    if isinstance(message, client_in.Claim):
+        absent = opponent(seat)
+        if not claimable(row, absent):
+            raise IllegalRequest("not_claimable", f"player {absent} is present or within grace")
+        return commands.Claim(message.scope)
+    raise IllegalRequest("bad_request", f"{message.type} changes nothing")
 
 
-def submit(match_id: int, user: User, message: client_in.ClientMessage) -> Applied:
+def submit(match_id: int, user: Visitor, message: client_in.ClientMessage) -> Applied:
     """Apply a player's request (stroke, choice, concession, claim) exactly once."""
     client_id = getattr(message, "client_id", None)
     assert client_id is not None
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         raise ServiceError("not_a_player", "spectators cannot play")
     try:
         with transaction.atomic():
             row = Match.objects.select_for_update().get(pk=match_id)
-            seen = MatchEvent.objects.filter(match=row, actor=user, client_id=client_id).first()
+            seen = _seen(match_id, user, client_id)
             if seen is not None:
-                return _again(seen)
+                return _again(row, seen)
             seat = seat_of(row, user)
             if seat is None:
                 raise ServiceError("not_a_player", "only the two players may play")
             state = match_from_json(row.state)
             try:
-                change = _compute(row, state, seat, message)
+                stored = _apply(row, state, seat, _command(row, seat, message), user, client_id)
             except IllegalRequest as exc:
                 raise ServiceError(exc.code, exc.detail) from None
-            stored = _store(row, change, user, client_id)
-            extra = _toss_if_due(row, change.state)
     except OperationalError:
         # SQLite refuses a second writer while one holds the lock: nothing was written.
         raise ServiceError("busy", "the table is busy; try again") from None
     except IntegrityError:
         # The same client id raced in through another process: answer with what was stored.
-        seen = MatchEvent.objects.filter(match_id=match_id, actor=user, client_id=client_id).first()
+        seen = _seen(match_id, user, client_id)
         if seen is None:
             raise ServiceError("conflict", "another request changed the match first") from None
-        return _again(seen)
-    return Applied((stored, *extra), duplicate=False)
+        return _again(Match.objects.get(pk=match_id), seen)
+    return Applied(tuple(stored), duplicate=False)
 
 
-def _again(seen: MatchEvent) -> Applied:
+def _seen(match_id: int, user: AbstractBaseUser, client_id: str) -> MatchEvent | None:
+    """The event a request with this client id made earlier, if any."""
+    found = MatchEvent.objects.filter(match_id=match_id, actor_id=user.pk, client_id=client_id)
+    return found.first()
+
+
+def _again(row: Match, seen: MatchEvent) -> Applied:
     """The answer to a repeated request: its stored event, broadcast again by the caller."""
-    deadline = json.loads(seen.payload)["snapshot"]["shot_clock"]["deadline"]
+    deadline = row.deadline if seen.version == row.version else None
     return Applied((Stored(seen.version, seen.payload, deadline),), duplicate=True)
 
 
@@ -335,17 +265,10 @@ def expire_shot_clock(match_id: int, version: int) -> list[Stored]:
     """The striker's time ran out at `version`: settle the time foul once (RULES.md §4)."""
     with transaction.atomic():
         row = Match.objects.select_for_update().get(pk=match_id)
-        if row.version != version:
+        if row.version != version or row.deadline is None or timezone.now() < row.deadline:
             return []
         state = match_from_json(row.state)
-        deadline = clock_deadline(row, state)
-        if deadline is None or timezone.now() < deadline:
-            return []
-        striker = state.frame.striker
-        frame, ruling = referee.time_foul(state.frame, striker)
-        new = rules_match.advance(state, frame)
-        stored = _store(row, Change(new, "shot_clock", striker, {}, ruling))
-        return [stored, *_toss_if_due(row, new)]
+        return _apply(row, state, state.frame.striker, commands.ShotClockExpired())
 
 
 # --- presence --------------------------------------------------------------------------------
@@ -376,7 +299,7 @@ def disconnect(match_id: int, channel_name: str, seat: Player | None) -> None:
         )
 
 
-def presences(match_ids: list[int]) -> list[dict[str, Any]]:
+def presences(match_ids: list[int]) -> list[server_out.Presence]:
     """Who is at the table in each match: three queries however many matches."""
     stale = _stale_before()
     rows = {
@@ -396,23 +319,22 @@ def presences(match_ids: list[int]) -> list[dict[str, Any]]:
     out = []
     for match_id in match_ids:
         row, mine = rows[match_id], sockets[match_id]
-        players: dict[str, dict[str, Any]] = {}
-        for seat in ("A", "B"):
+        seats: dict[Player, server_out.SeatPresence] = {}
+        for seat in PLAYERS:
             since = _away_since(
                 row, [t for s, t in mine if s == seat], gone.get((match_id, seat)), stale
             )
-            claim = since + timedelta(seconds=row.reconnect_grace) if since else None
-            players[seat] = {
-                "online": since is None,
-                "away_since": since.isoformat() if since else None,
-                "claim_from": claim.isoformat() if claim else None,
-            }
+            seats[seat] = server_out.SeatPresence(
+                online=since is None,
+                away_since=since,
+                claim_from=since + timedelta(seconds=row.reconnect_grace) if since else None,
+            )
         spectators = sum(1 for s, t in mine if s == "" and t >= stale)
-        out.append({"players": players, "spectators": spectators})
+        out.append(server_out.Presence(players=seats, spectators=spectators))
     return out
 
 
-def presence(match_id: int) -> dict[str, Any]:
+def presence(match_id: int) -> server_out.Presence:
     return presences([match_id])[0]
 
 
@@ -428,46 +350,28 @@ def _away_since(
 
 def claimable(row: Match, seat: Player) -> bool:
     """The player has been away longer than the match's reconnect grace."""
-    since = presence(row.pk)["players"][seat]["claim_from"]
-    return since is not None and timezone.now() >= datetime.fromisoformat(since)
+    since = presence(row.pk).players[seat].claim_from
+    return since is not None and timezone.now() >= since
 
 
 # --- rebuilding ------------------------------------------------------------------------------
 def rebuild(match_id: int) -> MatchState:
-    """Replay the stored requests through the rules core: the state they must give.
+    """Replay the stored commands through the rules core: the state they must give.
 
     Physics and referee are deterministic and the server's draws are stored, so this equals
     the stored state; a test holds the service to it.
     """
     row = Match.objects.get(pk=match_id)
-    state: MatchState | None = None
-    for event in MatchEvent.objects.filter(match=row).order_by("version"):
-        request, seat = event.request, json.loads(event.payload)["seat"]
-        if event.kind == "start":
-            state = rules_match.new_match(row.best_of, json.loads(event.payload)["request"]["draw"])
-            continue
-        assert state is not None
-        if event.kind == "stroke":
-            cue = request.get("cue_ball")
-            stroke = StrokeRequest(
-                angle=request["angle"], speed=request["speed"], side=request["side"],
-                height=request["height"], nominated=request.get("nominated"),
-                cue_ball=tuple(cue) if cue else None,  # type: ignore[arg-type]
-            )  # fmt: skip
-            frame, _, _ = play_stroke(state.frame, seat, stroke)
-            state = rules_match.advance(state, frame)
-        elif event.kind == "choice":
-            state, _ = rules_match.choose(state, seat, request["option"])
-        elif event.kind == "toss":
-            state, _ = rules_match.toss(state, request["winner"])
-        elif event.kind == "shot_clock":
-            frame, _ = referee.time_foul(state.frame, seat)
-            state = rules_match.advance(state, frame)
-        elif event.kind in ("concede", "claim"):
-            loser = seat if event.kind == "concede" else opponent(seat)
-            if request["scope"] == "match":
-                state, _ = rules_match.concede_match(state, loser)
-            else:
-                state, _ = rules_match.concede_frame(state, loser)
-    assert state is not None
-    return state
+    events = MatchEvent.objects.filter(match=row).order_by("version")
+    stored = iter(events.values_list("kind", "seat", "command"))
+    _, _, start = next(stored)
+    draw = start["draw"]
+    assert is_player(draw)
+    return rules_match.replay(row.best_of, draw, _commands(stored))
+
+
+def _commands(
+    stored: Iterator[tuple[str, str, object]],
+) -> Iterator[tuple[Player | None, Command]]:
+    for kind, seat, data in stored:
+        yield (seat if is_player(seat) else None), commands.from_json(kind, data)

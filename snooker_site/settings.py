@@ -6,7 +6,7 @@ database named by DATABASE_URL and the Redis named by REDIS_URL.
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import dj_database_url
 
@@ -126,7 +126,18 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The live table (game/consumers.py, game/service.py). Seconds unless named otherwise.
-SNOOKER = {
+class SnookerSettings(TypedDict):
+    RECONNECT_GRACE: int
+    HEARTBEAT: float
+    CONNECTION_STALE: float
+    RATE_BURST: int
+    RATE_PER_SECOND: float
+    FLOOD_CLOSE_AFTER: int
+    AIM_PER_SECOND: float
+    RESYNC_EVENTS: int
+
+
+SNOOKER: SnookerSettings = {
     # How long a disconnected player has to come back before the opponent may claim.
     "RECONNECT_GRACE": int(os.environ.get("SNOOKER_RECONNECT_GRACE", "60")),
     # How often a socket refreshes its presence row, and when a silent row counts as gone.

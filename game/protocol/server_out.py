@@ -1,79 +1,380 @@
-"""Messages the server sends. Built here and nowhere else, so the schemas below are the truth.
-
-An event's body is serialised once and the same text goes to every player and spectator.
-The pydantic models document each message and let the tests check every message sent.
+"""Messages the server sends. Built here and nowhere else: every message, and every value
+nested in one (snapshot, ruling, shot), is a typed model that builds itself from the rules
+core's values and serialises itself. The service and the consumer hand over domain values and
+send the text these models make; an event's text is made once, stored, and sent to everyone.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
+from datetime import datetime
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from game.protocol import PROTOCOL_VERSION
+from rules import commands, referee
+from rules.commands import Choose, Claim, Command, Concede, ShotClockExpired, Stroke, Toss
+from rules.match import FrameRecord, Outcome, frames_to_win, scoreboard
+from rules.match import Match as MatchState
+from rules.outcome import End, Termination
+from rules.physics import ShotResult
+from rules.state import FrameState, Pending, Player
+
+Seat = Literal["A", "B"]
+Point = tuple[float, float]
 
 
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    def text(self) -> str:
+        return self.model_dump_json(by_alias=True)
+
+
+# --- values nested in messages ---------------------------------------------------------------
+class Scores(_Out):
+    A: int
+    B: int
+
+    @classmethod
+    def of(cls, pair: tuple[int, int]) -> Scores:
+        return cls(A=pair[0], B=pair[1])
+
+
+class PendingOut(_Out):
+    """A decision awaited: `holder` is null while the server's draw is due. (The state kept
+    for `replace` stays on the server.)"""
+
+    holder: Seat | None
+    options: list[str]
+    offender: Seat | None
+
+    @classmethod
+    def of(cls, pending: Pending) -> PendingOut:
+        return cls(holder=pending.holder, options=list(pending.options), offender=pending.offender)
+
+
+class FrameOut(_Out):
+    """The frame being played, as `rules.state.FrameState` holds it."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    balls: dict[str, Point]
+    striker: Seat
+    scores: Scores
+    on: str
+    in_hand: bool
+    free_ball: bool
+    opening: bool
+    touching: str | None
+    misses: int
+    brk: int = Field(validation_alias="break", serialization_alias="break")
+    pending: PendingOut | None
+    frame_over: bool
+    winner: Seat | None
+    respotted_black: bool
+
+    @classmethod
+    def of(cls, frame: FrameState) -> FrameOut:
+        return cls(
+            balls=dict(frame.balls), striker=frame.striker, scores=Scores.of(frame.scores),
+            on=frame.on, in_hand=frame.in_hand, free_ball=frame.free_ball, opening=frame.opening,
+            touching=frame.touching, misses=frame.misses, brk=frame.brk,
+            pending=PendingOut.of(frame.pending) if frame.pending else None,
+            frame_over=frame.frame_over, winner=frame.winner,
+            respotted_black=frame.respotted_black,
+        )  # fmt: skip
+
+
+class EndOut(_Out):
+    """How a frame or the match ended (null termination: stored before reasons were kept)."""
+
+    termination: Termination | None
+    winner: Seat
+
+    @classmethod
+    def of(cls, end: End | None) -> EndOut | None:
+        return None if end is None else cls(termination=end.termination, winner=end.winner)
+
+
+class FrameRecordOut(_Out):
+    number: int
+    breaker: Seat
+    winner: Seat
+    scores: Scores
+    termination: Termination | None
+
+    @classmethod
+    def of(cls, record: FrameRecord) -> FrameRecordOut:
+        return cls(
+            number=record.number, breaker=record.breaker, winner=record.winner,
+            scores=Scores.of(record.scores), termination=record.termination,
+        )  # fmt: skip
+
+
+class ScoreboardOut(_Out):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    scores: Scores
+    frames: Scores
+    frame_number: int
+    striker: Seat
+    to_act: Seat | None
+    on: str
+    brk: int = Field(validation_alias="break", serialization_alias="break")
+    points_remaining: int
+    snookers_required: Scores
+
+
+class TurnOut(_Out):
+    """What the rules allow the striker now, so the browser never works it out itself."""
+
+    balls_on: list[str]  # the balls on (a free ball may stand in for them)
+    nominate: list[str]  # the balls the striker may nominate; empty when none is needed
+
+
+class ShotClockOut(_Out):
+    seconds: int | None
+    deadline: datetime | None
+
+
+class Snapshot(_Out):
+    """Everything a browser shows at `version`: the whole public state of the match."""
+
+    version: int
+    status: Literal["live", "finished"]
+    best_of: int
+    frames_to_win: int
+    first_breaker: Seat
+    winner: Seat | None
+    result: EndOut | None  # how the match ended
+    frames: list[FrameRecordOut]
+    frame: FrameOut
+    turn: TurnOut
+    scoreboard: ScoreboardOut
+    shot_clock: ShotClockOut
+
+    @classmethod
+    def of(
+        cls, version: int, state: MatchState, clock: int | None, deadline: datetime | None
+    ) -> Snapshot:
+        board = scoreboard(state)
+        frame = state.frame
+        live = not state.over and not frame.frame_over
+        result = None
+        if state.winner is not None:
+            result = EndOut(termination=state.termination, winner=state.winner)
+        return cls(
+            version=version, status="finished" if state.over else "live",
+            best_of=state.best_of, frames_to_win=frames_to_win(state.best_of),
+            first_breaker=state.first_breaker, winner=state.winner, result=result,
+            frames=[FrameRecordOut.of(f) for f in state.frames], frame=FrameOut.of(frame),
+            turn=TurnOut(
+                balls_on=sorted(referee.balls_on(frame.on, frame.object_balls)) if live else [],
+                nominate=list(referee.nominations(frame)) if live else [],
+            ),
+            scoreboard=ScoreboardOut(
+                scores=Scores.of(board.scores), frames=Scores.of(board.frames),
+                frame_number=board.frame_number, striker=board.striker, to_act=board.to_act,
+                on=board.on, brk=board.current_break, points_remaining=board.points_remaining,
+                snookers_required=Scores.of(board.snookers_required),
+            ),
+            shot_clock=ShotClockOut(seconds=clock, deadline=deadline),
+        )  # fmt: skip
+
+
+class FoulOut(_Out):
+    kind: str
+    clause: str
+
+
+class RulingOut(_Out):
+    """The referee's ruling with what it left on the table (choices, free ball, touching
+    ball, end of frame) and its words in order (`calls`)."""
+
+    foul: bool
+    fouls: list[FoulOut]
+    penalty: int
+    miss: bool
+    points: int
+    nominated: str | None
+    respotted: dict[str, Point]
+    choices: list[str]
+    free_ball: bool
+    touching: str | None
+    warning: bool
+    frame_over: bool
+    winner: Seat | None
+    respotted_black: bool
+    calls: list[str]
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> RulingOut:
+        r, after = outcome.ruling, outcome.settled
+        return cls(
+            foul=r.foul, fouls=[FoulOut(kind=f.name.lower(), clause=f.value) for f in r.fouls],
+            penalty=r.penalty, miss=r.miss, points=r.points, nominated=r.nominated,
+            respotted=dict(r.respotted),
+            choices=list(after.pending.options) if after.pending else [],
+            free_ball=after.free_ball, touching=after.touching if not after.frame_over else None,
+            warning=r.warning, frame_over=after.frame_over, winner=after.winner,
+            respotted_black=r.respotted_black, calls=list(outcome.calls),
+        )  # fmt: skip
+
+
+class ShotConstants(_Out):
+    R: float
+    slide_decel: float
+    roll_decel: float
+    spin_decel: float
+
+
+class ShotOut(_Out):
+    """The physics of a stroke for the browser to animate: the rows are documented in
+    docs/physics.md ("JSON form"), made by `ShotResult.to_json`, which the physics owns."""
+
+    constants: ShotConstants
+    duration: float
+    truncated: bool
+    first_contact: list[str]
+    potted: list[str]
+    off_table: list[str] = []
+    positions: dict[str, Point]
+    closest_approach: dict[str, float]
+    events: list[list[float | str]]
+    trajectories: dict[str, list[list[float]]]
+
+    @classmethod
+    def of(cls, result: ShotResult) -> ShotOut:
+        return cls.model_validate(result.to_json())
+
+
+class StartRequest(_Out):
+    draw: Seat  # the server's draw for the first break
+
+
+class StrokeRequest(_Out):
+    angle: float
+    speed: float
+    side: float
+    height: float
+    nominated: str | None
+    cue_ball: Point | None
+
+
+class ChoiceRequest(_Out):
+    option: str
+
+
+class ScopeRequest(_Out):
+    scope: Literal["frame", "match"]
+
+
+class TossRequest(_Out):
+    winner: Seat
+
+
+class NoRequest(_Out):
+    """The shot clock's expiry: nothing was asked."""
+
+
+Request = StartRequest | StrokeRequest | ChoiceRequest | ScopeRequest | TossRequest | NoRequest
+_REQUESTS: dict[type[Command], type[_Out]] = {
+    Stroke: StrokeRequest, Choose: ChoiceRequest, Concede: ScopeRequest, Claim: ScopeRequest,
+    Toss: TossRequest, ShotClockExpired: NoRequest,
+}  # fmt: skip
+
+
+def request_of(command: Command) -> Request:
+    """The command as the event shows it: its stored form, typed."""
+    made = _REQUESTS[type(command)].model_validate(commands.to_json(command))
+    assert isinstance(made, Request)
+    return made
+
+
+# --- messages ----------------------------------------------------------------------------------
+EventKind = Literal["start", "stroke", "choice", "toss", "concede", "claim", "shot_clock"]
+
+
+class Event(_Out):
+    """One state change. `snapshot` is the whole public state at `version`; `request` is the
+    command as stored (the draw for `start`)."""
+
+    type: Literal["event"] = "event"
+    version: int
+    kind: EventKind
+    seat: Seat | None
+    request: Request
+    ruling: RulingOut | None
+    shot: ShotOut | None
+    frame_end: EndOut | None = None
+    match_end: EndOut | None = None
+    snapshot: Snapshot
+
+    @classmethod
+    def of(
+        cls, kind: EventKind, seat: Player | None, request: Request, outcome: Outcome | None,
+        snapshot: Snapshot,
+    ) -> Event:  # fmt: skip
+        return cls(
+            version=snapshot.version, kind=kind, seat=seat, request=request,
+            ruling=RulingOut.of(outcome) if outcome else None,
+            shot=ShotOut.of(outcome.shot) if outcome and outcome.shot else None,
+            frame_end=EndOut.of(outcome.frame_end) if outcome else None,
+            match_end=EndOut.of(outcome.match_end) if outcome else None,
+            snapshot=snapshot,
+        )  # fmt: skip
+
 
 class Welcome(_Out):
     """Answer to hello. `snapshot` is null when the events the browser missed follow instead."""
 
-    type: Literal["welcome"]
-    protocol: int
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
     match: int
-    seat: Literal["A", "B"] | None
-    players: dict[str, str]
-    snapshot: dict[str, Any] | None
-
-
-class Event(_Out):
-    """One state change. `snapshot` is the whole public state at `version`."""
-
-    type: Literal["event"]
-    version: int
-    kind: Literal["start", "stroke", "choice", "toss", "concede", "claim", "shot_clock"]
-    seat: Literal["A", "B"] | None
-    request: dict[str, Any]
-    ruling: dict[str, Any] | None
-    shot: dict[str, Any] | None
-    snapshot: dict[str, Any]
+    seat: Seat | None
+    players: dict[Seat, str]
+    snapshot: Snapshot | None
 
 
 class Ack(_Out):
-    type: Literal["ack"]
+    type: Literal["ack"] = "ack"
     client_id: str
     version: int
     duplicate: bool
 
 
 class Error(_Out):
-    type: Literal["error"]
+    type: Literal["error"] = "error"
     code: str
     message: str
-    client_id: str | None
+    client_id: str | None = None
+
+
+class SeatPresence(_Out):
+    online: bool
+    away_since: datetime | None
+    claim_from: datetime | None  # when the opponent may claim; null while online
 
 
 class Presence(_Out):
-    type: Literal["presence"]
-    players: dict[str, dict[str, Any]]
+    type: Literal["presence"] = "presence"
+    players: dict[Seat, SeatPresence]
     spectators: int
 
 
 class AimOut(_Out):
-    type: Literal["aim"]
-    seat: Literal["A", "B"]
+    type: Literal["aim"] = "aim"
+    seat: Seat
     angle: float
     speed: float
     side: float
     height: float
-    cue_ball: tuple[float, float] | None
+    cue_ball: Point | None
 
 
 class Pong(_Out):
-    type: Literal["pong"]
+    type: Literal["pong"] = "pong"
     version: int
 
 
@@ -81,38 +382,3 @@ SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "event": Event, "ack": Ack, "error": Error, "presence": Presence,
     "aim": AimOut, "pong": Pong,
 }  # fmt: skip
-
-
-def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
-
-
-def welcome(
-    match: int, seat: str | None, players: dict[str, str], snapshot: dict[str, Any] | None
-) -> str:
-    return dumps(
-        {"type": "welcome", "protocol": PROTOCOL_VERSION, "match": match, "seat": seat,
-         "players": players, "snapshot": snapshot}
-    )  # fmt: skip
-
-
-def ack(client_id: str, version: int, duplicate: bool) -> str:
-    return dumps(
-        {"type": "ack", "client_id": client_id, "version": version, "duplicate": duplicate}
-    )
-
-
-def error(code: str, message: str, client_id: str | None = None) -> str:
-    return dumps({"type": "error", "code": code, "message": message, "client_id": client_id})
-
-
-def pong(version: int) -> str:
-    return dumps({"type": "pong", "version": version})
-
-
-def aim(seat: str, cue: dict[str, Any]) -> str:
-    return dumps({"type": "aim", "seat": seat, **cue})
-
-
-def presence(players: dict[str, dict[str, Any]], spectators: int) -> str:
-    return dumps({"type": "presence", "players": players, "spectators": spectators})

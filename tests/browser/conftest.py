@@ -55,8 +55,8 @@ class Server:
     def snapshot(self) -> dict[str, Any]:
         """The match's public snapshot as the server stores it."""
         text = self.manage(
-            "import json; from game import service; "
-            f"print(json.dumps(service.snapshot({self.match_id})[1]))"
+            "from game import service; "
+            f"print(service.snapshot({self.match_id})[1].text())"
         )
         snapshot: dict[str, Any] = last_json(text)
         return snapshot

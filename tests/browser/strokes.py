@@ -64,7 +64,7 @@ def break_off(frame: FrameState, cue: Point, speed: float) -> Found:
     target = (120.0, 1127.65)
     angle = math.atan2(target[1] - cue[1], target[0] - cue[0])
     return search(
-        frame, frame.striker, around(angle, speed), lambda r, _: not r.foul and not r.choices, cue
+        frame, frame.striker, around(angle, speed), lambda r, _: not r.foul, cue
     )
 
 

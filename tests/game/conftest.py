@@ -3,7 +3,7 @@ from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 
 from game import service
-from game.consumers import HEARTBEATS
+from game.consumers import CLOCKS, HEARTBEATS
 
 
 @pytest.fixture
@@ -27,6 +27,7 @@ def fresh_process_state():  # type: ignore[no-untyped-def]
     def reset() -> None:
         channel_layers.backends.clear()
         HEARTBEATS.reset()
+        CLOCKS.reset()
 
     reset()
     yield

@@ -193,7 +193,7 @@ async def test_events_replay_to_the_snapshot_and_strokes_rebuild_the_match(match
             assert event["version"] == snapshot["version"] + 1
             snapshot = event["snapshot"]
         _, current = service.snapshot(match.pk)
-        assert snapshot == current
+        assert snapshot == current.model_dump(mode="json", by_alias=True)
         stored = match_from_json(Match.objects.get(pk=match.pk).state)
         assert service.rebuild(match.pk) == stored
         assert len(stored.frames) == 1 and stored.frames[0].winner == "B"

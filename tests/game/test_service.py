@@ -11,7 +11,8 @@ from django.db import connection
 from game import service
 from game.models import Match, MatchEvent
 from game.protocol import client_in
-from rules.match import match_from_json
+from rules.commands import Concede
+from rules.match import apply, match_from_json
 from tests.game.helpers import BREAK_AT, BREAK_CUE
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,9 +29,9 @@ def _break(client_id: str, version: int = 1) -> client_in.Stroke:
 def test_a_write_computed_from_an_old_version_is_a_conflict(match, players) -> None:
     stale = Match.objects.get(pk=match.pk)
     service.submit(match.pk, players[0], _break("first"))
-    state = match_from_json(stale.state)
+    state, outcome = apply(match_from_json(stale.state), "A", Concede("frame"))
     with pytest.raises(service.ServiceError) as err:
-        service._store(stale, service.Change(state, "concede", "A", {}))
+        service._store(stale, "A", Concede("frame"), state, outcome)
     assert err.value.code == "conflict"
     assert Match.objects.get(pk=match.pk).version == 2
     assert MatchEvent.objects.filter(match=match).count() == 2

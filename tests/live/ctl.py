@@ -50,7 +50,7 @@ def verify(match_id: int) -> dict[str, Any]:
         "vendor": connection.vendor,
         "version": row.version,
         "status": row.status,
-        "snapshot": snapshot,
+        "snapshot": snapshot.model_dump(mode="json", by_alias=True),
         "versions": [e.version for e in events],
         "requests": [[e.actor_id, e.client_id] for e in events if e.client_id is not None],
         "kinds": [e.kind for e in events],
