@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: venv run test lint typecheck bench-physics bench-live scenarios
+.PHONY: venv run test test-js lint typecheck bench-physics bench-live scenarios
 
 venv: $(VENV)/.installed
 
@@ -22,8 +22,13 @@ run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 snooker_site.asgi:application
 
-test: venv lint typecheck
+test: venv lint typecheck test-js
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The browser's pure modules (client state, playback, geometry, wording) under Node's own
+# test runner; static/js/package.json tells Node these files are ES modules, as in the page.
+test-js:
+	node --test static/js/tests/*.test.js
 
 lint: venv
 	$(BIN)/ruff check .

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from game import service
 from game.forms import NewMatchForm
 from game.models import Match
+from game.protocol.constants import page_constants
 
 
 @require_safe
@@ -68,5 +69,10 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(
         request,
         "match.html",
-        {"match": match, "seat": service.seat_of(match, request.user)},
+        {
+            "match": match,
+            "seat": service.seat_of(match, request.user),
+            # The rules' and the protocol's figures, read by static/js/constants.js.
+            "constants": page_constants(),
+        },
     )

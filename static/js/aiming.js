@@ -1,11 +1,12 @@
-// Aiming: the striker's cue (angle, power, spin), placing from hand, and the prediction of
-// the first contact (for comfort only: the server's physics decides everything).
+// Aiming: the striker's cue (angle, power, spin) and how it is drawn: the cue, the aim line
+// and the first contact it predicts (geometry.js; for comfort only, the server's physics
+// decides everything), the cue ball from hand, the tip offset on the spin control.
 
-import { HALF_LENGTH, HALF_WIDTH, R, drawBall, inD, placementProblem } from "./table.js";
+import { CONSTANTS, GEOMETRY } from "./constants.js";
+import { drawBall } from "./table.js";
 
-export const MIN_SPEED = 0.3;
-export const MAX_SPEED = 10;
-export const MISCUE = 0.5;
+const { ball_radius: R, d_centre: D_CENTRE, d_radius: D_RADIUS } = CONSTANTS.table;
+const { miscue_limit: MISCUE } = CONSTANTS.stroke;
 const STEP = Math.PI / 360; // 0.5°
 const FINE_STEP = Math.PI / 3600; // 0.05°
 
@@ -14,53 +15,6 @@ export function normaliseAngle(a) {
   if (x > Math.PI) x -= 2 * Math.PI;
   if (x <= -Math.PI) x += 2 * Math.PI;
   return x;
-}
-
-/** How far a ball centre travels from `p` along (dx, dy) before it meets a cushion. */
-export function toCushion(p, dx, dy) {
-  const limX = HALF_WIDTH - R;
-  const limY = HALF_LENGTH - R;
-  let wall = Infinity;
-  if (dx > 1e-12) wall = Math.min(wall, (limX - p[0]) / dx);
-  if (dx < -1e-12) wall = Math.min(wall, (-limX - p[0]) / dx);
-  if (dy > 1e-12) wall = Math.min(wall, (limY - p[1]) / dy);
-  if (dy < -1e-12) wall = Math.min(wall, (-limY - p[1]) / dy);
-  return Math.max(0, wall);
-}
-
-/** The first ball (or cushion) the cue ball meets going from `cue` along `angle`. */
-export function predict(cue, angle, balls) {
-  const dx = Math.cos(angle);
-  const dy = Math.sin(angle);
-  let best = Infinity;
-  let target = null;
-  for (const [id, b] of Object.entries(balls)) {
-    if (id === "white") continue;
-    const ox = b[0] - cue[0];
-    const oy = b[1] - cue[1];
-    const along = ox * dx + oy * dy;
-    if (along <= 0) continue;
-    const perp2 = ox * ox + oy * oy - along * along;
-    const reach2 = 4 * R * R - perp2;
-    if (reach2 < 0) continue;
-    const s = along - Math.sqrt(reach2);
-    if (s >= -1e-6 && s < best) {
-      best = Math.max(0, s);
-      target = id;
-    }
-  }
-  const wall = toCushion(cue, dx, dy);
-  if (wall < best) {
-    target = null;
-    best = Math.max(0, wall);
-  }
-  const ghost = [cue[0] + dx * best, cue[1] + dy * best];
-  if (!target) return { ghost, target: null };
-  const b = balls[target];
-  const nx = b[0] - ghost[0];
-  const ny = b[1] - ghost[1];
-  const n = Math.hypot(nx, ny) || 1;
-  return { ghost, target, objectDir: [nx / n, ny / n], objectAt: b };
 }
 
 /** The aim of one player: what the `aim` and `stroke` messages carry. */
@@ -102,7 +56,7 @@ export class Aim {
 
 /** Draw the cue, the aim line, the ghost ball and the first-contact line (table mm). */
 export function drawAim(ctx, view, cue, aim, balls, { mine }) {
-  const pred = predict(cue, aim.angle, balls);
+  const pred = GEOMETRY.predict(cue, aim.angle, balls);
   const px = 1 / view.scale; // one CSS pixel in mm
   const dx = Math.cos(aim.angle);
   const dy = Math.sin(aim.angle);
@@ -129,7 +83,7 @@ export function drawAim(ctx, view, cue, aim, balls, { mine }) {
     const start = pred.objectAt;
     ctx.strokeStyle = "rgba(255,235,120,0.9)";
     ctx.lineWidth = 2 * px;
-    const reach = Math.min(R + 420, toCushion(start, ox, oy));
+    const reach = Math.min(R + 420, GEOMETRY.toCushion(start, ox, oy));
     if (reach > R) {
       ctx.beginPath();
       ctx.moveTo(start[0] + ox * R, start[1] + oy * R);
@@ -194,7 +148,7 @@ export function drawPlacement(ctx, view, hover) {
   drawBall(ctx, "white", hover.point, 0.55);
   ctx.beginPath();
   ctx.arc(hover.point[0], hover.point[1], R + 4 * px, 0, 2 * Math.PI);
-  ctx.strokeStyle = hover.problem ? "#ff4b4b" : "#5dff8a";
+  ctx.strokeStyle = hover.refusal ? "#ff4b4b" : "#5dff8a";
   ctx.lineWidth = 2.5 * px;
   ctx.stroke();
 }
@@ -203,12 +157,45 @@ export function drawPlacement(ctx, view, hover) {
 export function drawD(ctx) {
   ctx.save();
   ctx.beginPath();
-  ctx.moveTo(292, -1084.5);
-  ctx.arc(0, -1084.5, 292, 0, Math.PI, true);
+  const [cx, cy] = D_CENTRE;
+  ctx.moveTo(cx + D_RADIUS, cy);
+  ctx.arc(cx, cy, D_RADIUS, 0, Math.PI, true);
   ctx.closePath();
   ctx.fillStyle = "rgba(255,255,255,0.09)";
   ctx.fill();
   ctx.restore();
 }
 
-export { inD, placementProblem };
+/** The tip offset on the spin control: the cue ball, the miscue limit, where the tip is. */
+export function drawSpin(canvas, aim) {
+  const dpr = window.devicePixelRatio || 1;
+  const size = 84;
+  if (canvas.width !== size * dpr) {
+    canvas.width = size * dpr;
+    canvas.height = size * dpr;
+  }
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, size, size);
+  const c = size / 2;
+  const r = size / 2 - 4;
+  const g = ctx.createRadialGradient(c - 10, c - 12, 4, c, c, r);
+  g.addColorStop(0, "#ffffff");
+  g.addColorStop(1, "#cfcbbb");
+  ctx.beginPath();
+  ctx.arc(c, c, r, 0, 2 * Math.PI);
+  ctx.fillStyle = g;
+  ctx.fill();
+  ctx.strokeStyle = "#888";
+  ctx.stroke();
+  ctx.beginPath();
+  ctx.arc(c, c, r * MISCUE, 0, 2 * Math.PI);
+  ctx.setLineDash([3, 3]);
+  ctx.strokeStyle = "#b33";
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  ctx.arc(c + aim.side * r, c - aim.height * r, 5, 0, 2 * Math.PI);
+  ctx.fillStyle = "#1f5fbf";
+  ctx.fill();
+}

@@ -3,7 +3,9 @@
 // The connection knows nothing of snooker. It asks `versionOf()` for the last event version
 // applied (sent in hello and ping) and hands every parsed message to `onMessage`.
 
-const PROTOCOL = 1;
+import { CONSTANTS } from "./constants.js";
+
+const { protocol: PROTOCOL, close_codes: CLOSE } = CONSTANTS;
 const PING_EVERY = 5000; // ms
 const SILENT_LIMIT = 16000; // ms without any message: the socket is dead, reconnect
 const BACKOFF = [500, 1000, 2000, 4000, 8000, 10000];
@@ -77,12 +79,12 @@ export class Connection {
       if (ws !== this.ws) return;
       clearInterval(this.pinger);
       this.ws = null;
-      if (e.code === 4404) {
+      if (e.code === CLOSE.not_found) {
         this.stopped = true;
         this._set("gone", "there is no such match");
         return;
       }
-      this._retry(e.code === 4008 ? "too many messages" : "");
+      this._retry(e.code === CLOSE.flood ? "too many messages" : "");
     };
     ws.onerror = () => {};
   }

@@ -1,6 +1,5 @@
 // The page around the table: scoreboard, banners, the referee's log, the decision dialog.
-
-import { COLOURS, VALUES } from "./table.js";
+// The wording functions at the end are pure (tests/panels.test.js).
 
 const $ = (root, id) => root.querySelector(`[data-testid="${id}"]`);
 
@@ -251,24 +250,37 @@ export class Panels {
   }
 }
 
-/** "Frame 1 to alice, 72–35" (the winner's score first). */
-export function frameResult(record, players) {
-  const loser = record.winner === "A" ? "B" : "A";
-  const { scores } = record;
-  return `Frame ${record.number} to ${players[record.winner]}, ${scores[record.winner]}–${scores[loser]}`;
+/** How a frame or the match ended, after the score (the server names the termination). */
+const ENDING = {
+  foul_on_black: () => " (foul on the black)",
+  three_misses: (loser) => ` (${loser} missed three times)`,
+  conceded: (loser) => ` (${loser} conceded)`,
+  claimed: () => " (claimed)",
+};
+
+function ending(termination, players, winner) {
+  const words = ENDING[termination];
+  return words ? words(players[winner === "A" ? "B" : "A"]) : "";
 }
 
-/** "alice wins the match 2–1", saying so when it was conceded before it was won. */
-export function matchResult(snap, players) {
-  const winner = snap.winner;
-  if (!winner) return "The match is over";
+/** "Frame 1 to alice, 72–35" (the winner's score first), and how it ended if not by the
+ * last ball: "Frame 2 to alice, 0–0 (claimed)". */
+export function frameResult(record, players) {
+  const { winner, scores } = record;
   const loser = winner === "A" ? "B" : "A";
+  return `Frame ${record.number} to ${players[winner]}, ${scores[winner]}–${scores[loser]}` +
+    ending(record.termination, players, winner);
+}
+
+/** "alice wins the match 2–1", or "alice wins the match 1–0 (bob conceded)". */
+export function matchResult(snap, players) {
+  const { result } = snap;
+  if (!result || !result.winner) return "The match is over";
+  const { winner, termination } = result;
   const { frames } = snap.scoreboard;
-  const conceded = frames[winner] < Math.floor(snap.best_of / 2) + 1;
-  return (
-    `${players[winner]} wins the match ${frames[winner]}–${frames[loser]}` +
-    (conceded ? ` (${players[loser]} conceded)` : "")
-  );
+  const loser = winner === "A" ? "B" : "A";
+  return `${players[winner]} wins the match ${frames[winner]}–${frames[loser]}` +
+    ending(termination, players, winner);
 }
 
 /** "1:05" for 65 seconds. */
@@ -348,13 +360,3 @@ export function describeEvent(event, players) {
   }
   return { head, details, banner };
 }
-
-/** What the striker may nominate: [] when no nomination is asked for. */
-export function nominationChoices(frame, balls) {
-  const present = Object.keys(balls).filter((b) => b !== "white");
-  if (frame.free_ball) return present;
-  if (frame.on === "colour") return COLOURS.filter((c) => present.includes(c));
-  return [];
-}
-
-export { VALUES };

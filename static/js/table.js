@@ -1,71 +1,16 @@
-// The table: geometry (RULES.md §1, rules/table.py) and drawing on a high-DPI canvas.
+// The table drawn on a high-DPI canvas, to the server's figures (constants.js).
 //
-// Table coordinates are millimetres with the origin on the centre spot, x to the right as
-// seen from the baulk end, y towards the top cushion. The table is drawn horizontally: the
-// baulk end on the left of the screen, the top cushion on the right, so table +y is screen
-// right and table +x is screen down (a quarter turn, not a mirror).
+// Table coordinates (geometry.js) are millimetres. The table is drawn horizontally: the baulk
+// end on the left of the screen, the top cushion on the right, so table +y is screen right
+// and table +x is screen down (a quarter turn, not a mirror).
 
-export const HALF_WIDTH = 889.0;
-export const HALF_LENGTH = 1784.5;
-export const R = 26.25;
-export const BAULK_Y = -1084.5;
-export const D_RADIUS = 292.0;
-export const SPOTS = {
-  yellow: [292.0, BAULK_Y],
-  green: [-292.0, BAULK_Y],
-  brown: [0.0, BAULK_Y],
-  blue: [0.0, 0.0],
-  pink: [0.0, 892.25],
-  black: [0.0, 1460.5],
-};
-export const VALUES = { yellow: 2, green: 3, brown: 4, blue: 5, pink: 6, black: 7 };
-export const COLOURS = ["yellow", "green", "brown", "blue", "pink", "black"];
+import { CONSTANTS, GEOMETRY } from "./constants.js";
+import { pocketKind } from "./geometry.js";
 
-// Pockets, as rules/table.py builds them (WPBSA templates).
-const CORNER_MOUTH = 86.0;
-const MIDDLE_MOUTH = 100.0;
-const CORNER_KNUCKLE = 12.0;
-const MIDDLE_KNUCKLE = 18.0;
+const { half_width: HALF_WIDTH, half_length: HALF_LENGTH, ball_radius: R, baulk_y: BAULK_Y,
+  d_centre: D_CENTRE, d_radius: D_RADIUS, spots: SPOTS, pockets: POCKETS } = CONSTANTS.table;
 
-function corner(sx, sy) {
-  const cut = CORNER_MOUTH / Math.SQRT2;
-  const cx = sx * HALF_WIDTH;
-  const cy = sy * HALF_LENGTH;
-  const sideEnd = [cx, cy - sy * cut];
-  const endEnd = [cx - sx * cut, cy];
-  const r = CORNER_KNUCKLE;
-  return {
-    kind: "corner",
-    corner: [cx, cy],
-    mouth: [(sideEnd[0] + endEnd[0]) / 2, (sideEnd[1] + endEnd[1]) / 2],
-    inward: [sx / Math.SQRT2, sy / Math.SQRT2],
-    jaws: [
-      { centre: [sideEnd[0] + sx * r, sideEnd[1]], radius: r },
-      { centre: [endEnd[0], endEnd[1] + sy * r], radius: r },
-    ],
-  };
-}
-
-function middle(sx) {
-  const half = MIDDLE_MOUTH / 2;
-  const x = sx * HALF_WIDTH;
-  const r = MIDDLE_KNUCKLE;
-  return {
-    kind: "middle",
-    mouth: [x, 0],
-    inward: [sx, 0],
-    jaws: [
-      { centre: [x + sx * r, -half], radius: r },
-      { centre: [x + sx * r, half], radius: r },
-    ],
-  };
-}
-
-export const POCKETS = [
-  corner(-1, -1), corner(1, -1), middle(-1), middle(1), corner(-1, 1), corner(1, 1),
-];
-
-export const BALL_COLOURS = {
+const BALL_COLOURS = {
   white: ["#fbfaf3", "#c9c6b6"],
   red: ["#d7192a", "#6e0710"],
   yellow: ["#ffd83a", "#a4830a"],
@@ -76,26 +21,13 @@ export const BALL_COLOURS = {
   black: ["#3a3a3a", "#050505"],
 };
 
-export function ballColour(id) {
+function ballColour(id) {
   return BALL_COLOURS[id.startsWith("red") ? "red" : id] || BALL_COLOURS.white;
-}
-
-export function inD([x, y]) {
-  return y <= BAULK_Y + 1e-9 && Math.hypot(x, y - BAULK_Y) <= D_RADIUS + 1e-9;
-}
-
-/** Where the cue ball may be placed from hand: in the D and clear of every ball. */
-export function placementProblem(p, balls) {
-  if (!inD(p)) return "outside the D";
-  for (const [id, q] of Object.entries(balls)) {
-    if (id === "white") continue;
-    if (Math.hypot(p[0] - q[0], p[1] - q[1]) < 2 * R - 1e-6) return `touches ${id}`;
-  }
-  return null;
 }
 
 // Drawing sizes (mm) around the playing area.
 const CUSHION = 48; // rubber cushion, nose to the rail
+const MIDDLE_FLARE = 14; // how much a middle pocket's throat widens behind the cushion nose
 const RAIL = 125; // the wooden rail outside the cushion
 const MARGIN = 14; // a little air around the frame
 const EXTENT_LONG = HALF_LENGTH + CUSHION + RAIL + MARGIN;
@@ -137,11 +69,6 @@ export class TableView {
   /** Canvas CSS pixels to table (mm). */
   toTable([sx, sy]) {
     return [(sy - this.cssHeight / 2) / this.scale, (sx - this.cssWidth / 2) / this.scale];
-  }
-
-  /** Table angle (0 = +x) to a screen angle (canvas, y down) and back. */
-  static screenAngle(angle) {
-    return Math.atan2(Math.cos(angle), Math.sin(angle));
   }
 
   // Every drawing call below works in table millimetres: this transform maps them.
@@ -195,8 +122,9 @@ export class TableView {
 
     // Pocket holes: black, behind the cushion ends.
     for (const p of POCKETS) {
-      const depth = p.kind === "corner" ? 34 : 40;
-      const radius = p.kind === "corner" ? 56 : 50;
+      const corner = pocketKind(p) === "corner";
+      const depth = corner ? 34 : 40;
+      const radius = corner ? 56 : 50;
       const cx = p.mouth[0] + p.inward[0] * depth;
       const cy = p.mouth[1] + p.inward[1] * depth;
       // Leather/metal pocket surround on the rail.
@@ -217,7 +145,8 @@ export class TableView {
     ctx.fillStyle = "#0c5a23";
     ctx.strokeStyle = "rgba(0,0,0,0.35)";
     ctx.lineWidth = 2;
-    for (const poly of cushionPolygons()) {
+    const noses = GEOMETRY.cushions();
+    for (const poly of noses.map(cushionPolygon)) {
       ctx.beginPath();
       poly.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
       ctx.closePath();
@@ -235,7 +164,7 @@ export class TableView {
     // The cushion nose line, a touch lighter.
     ctx.strokeStyle = "rgba(140,220,150,0.35)";
     ctx.lineWidth = 3;
-    for (const [a, b] of noseLines()) {
+    for (const { a, b } of noses) {
       ctx.beginPath();
       ctx.moveTo(a[0], a[1]);
       ctx.lineTo(b[0], b[1]);
@@ -251,7 +180,7 @@ export class TableView {
     ctx.stroke();
     ctx.beginPath();
     // The D: the semicircle on the baulk side (y below the baulk line).
-    ctx.arc(0, BAULK_Y, D_RADIUS, 0, Math.PI, true);
+    ctx.arc(D_CENTRE[0], D_CENTRE[1], D_RADIUS, 0, Math.PI, true);
     ctx.stroke();
     ctx.fillStyle = "rgba(240,240,230,0.85)";
     for (const [x, y] of Object.values(SPOTS)) {
@@ -309,40 +238,13 @@ function roundRect(ctx, x, y, w, h, r) {
   ctx.closePath();
 }
 
-// The six cushion noses, each from jaw tangent point to jaw tangent point.
-function noseLines() {
-  const cut = CORNER_MOUTH / Math.SQRT2;
-  const HW = HALF_WIDTH;
-  const HL = HALF_LENGTH;
-  const half = MIDDLE_MOUTH / 2;
-  const lines = [];
-  for (const sx of [-1, 1]) {
-    lines.push([[sx * HW, -HL + cut], [sx * HW, -half]]);
-    lines.push([[sx * HW, half], [sx * HW, HL - cut]]);
-  }
-  for (const sy of [-1, 1]) lines.push([[-HW + cut, sy * HL], [HW - cut, sy * HL]]);
-  return lines;
-}
-
-// Each cushion as a polygon: the nose, then back into the rail at the pocket throats.
-function cushionPolygons() {
-  const cut = CORNER_MOUTH / Math.SQRT2;
-  const HW = HALF_WIDTH;
-  const HL = HALF_LENGTH;
-  const half = MIDDLE_MOUTH / 2;
-  const C = CUSHION;
-  const polys = [];
-  for (const sx of [-1, 1]) {
-    const x0 = sx * HW;
-    const x1 = sx * (HW + C);
-    // Lower side cushion: corner throat at 45°, middle throat flaring outwards.
-    polys.push([[x0, -HL + cut], [x1, -HL + cut - C], [x1, -half - 14], [x0, -half]]);
-    polys.push([[x0, half], [x1, half + 14], [x1, HL - cut + C], [x0, HL - cut]]);
-  }
-  for (const sy of [-1, 1]) {
-    const y0 = sy * HL;
-    const y1 = sy * (HL + C);
-    polys.push([[-HW + cut, y0], [-HW + cut - C, y1], [HW - cut + C, y1], [HW - cut, y0]]);
-  }
-  return polys;
+/** A cushion seen from above: its nose, then back into the rail at each pocket's throat. */
+function cushionPolygon({ a, b, outward, axis, pockets }) {
+  const back = (p, towardPocket, kind) => {
+    const q = [p[0] + outward[0] * CUSHION, p[1] + outward[1] * CUSHION];
+    // Corner throats run into the pocket at 45°; middle throats flare away from it.
+    q[axis] += towardPocket * (kind === "corner" ? CUSHION : -MIDDLE_FLARE);
+    return q;
+  };
+  return [a, back(a, -1, pockets[0]), back(b, 1, pockets[1]), b];
 }

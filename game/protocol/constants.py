@@ -1,0 +1,58 @@
+"""The figures the browser needs, from the one place each is defined (docs/protocol.md).
+
+The match page renders `page_constants()` into a `json_script` block; the browser reads it
+once and writes no rule, dimension or limit of its own. `python -m game.protocol.constants`
+prints it (the browser's unit tests load that output from static/js/tests/fixtures/).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from game.protocol import CLOSE_FLOOD, CLOSE_NOT_FOUND, PROTOCOL_VERSION
+from game.protocol.client_in import MAX_SPEED, MISCUE_LIMIT
+from rules import table
+
+# The slowest stroke the page's power slider offers, in m/s. Not a rule: the protocol takes
+# any speed above 0; below this a stroke barely moves the cue ball.
+SLIDER_MIN_SPEED: Final = 0.3
+
+
+def page_constants() -> dict[str, Any]:
+    """The table (rules/table.py), the stroke limits (client_in) and the protocol's figures."""
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "close_codes": {"not_found": CLOSE_NOT_FOUND, "flood": CLOSE_FLOOD},
+        "table": {
+            "half_width": table.HALF_WIDTH,
+            "half_length": table.HALF_LENGTH,
+            "ball_radius": table.BALL_RADIUS,
+            "baulk_y": table.BAULK_Y,
+            "d_centre": list(table.D_CENTRE),
+            "d_radius": table.D_RADIUS,
+            "colours": list(table.COLOURS),
+            "values": dict(table.VALUES),
+            "spots": {ball: list(p) for ball, p in table.SPOTS.items()},
+            "pockets": [
+                {
+                    "name": p.name,
+                    "mouth": list(p.mouth),
+                    "inward": list(p.inward),
+                    "mouth_width": p.mouth_width,
+                    "jaws": [{"centre": list(j.centre), "radius": j.radius} for j in p.jaws],
+                    "fall_depth": p.fall_depth,
+                }
+                for p in table.POCKETS
+            ],
+        },
+        "stroke": {
+            "min_speed": SLIDER_MIN_SPEED,
+            "max_speed": MAX_SPEED,
+            "miscue_limit": MISCUE_LIMIT,
+        },
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(page_constants(), indent=2))

@@ -1,0 +1,76 @@
+// The page's geometry from the server's figures. The placement check is also held equal to
+// the rule over a grid by tests/test_js_constants.py.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Geometry, pocketKind } from "../geometry.js";
+import { CONSTANTS } from "./fixture.js";
+
+const T = CONSTANTS.table;
+const g = new Geometry(T);
+const R = T.ball_radius;
+const [cx, cy] = T.d_centre;
+
+test("the line and the arc belong to the D", () => {
+  assert.ok(g.inD([cx, cy]));
+  assert.ok(g.inD([cx + T.d_radius, T.baulk_y]));
+  assert.ok(g.inD([cx, cy - T.d_radius]));
+  assert.ok(!g.inD([cx, cy - T.d_radius - 0.01]));
+  assert.ok(!g.inD([cx, T.baulk_y + 0.01]));
+});
+
+test("placement: outside the D, touching a ball, or allowed", () => {
+  const balls = { white: [cx, cy - 100], brown: T.spots.brown };
+  assert.deepEqual(g.placementRefusal([0, 0], balls), { code: "cue_ball_outside_d" });
+  const touching = [cx, cy - 2 * R];
+  assert.deepEqual(g.placementRefusal(touching, balls), {
+    code: "cue_ball_overlaps", ball: "brown",
+  });
+  assert.equal(g.placementRefusal([cx, cy - 2 * R - 0.001], balls), null);
+  // The cue ball's own position (it is in hand) is no obstacle.
+  assert.equal(g.placementRefusal([cx, cy - 100], balls), null);
+});
+
+test("near the D: the D and a ball's width around it", () => {
+  assert.ok(g.nearD([cx, cy - T.d_radius - R]));
+  assert.ok(g.nearD([cx, T.baulk_y + R]));
+  assert.ok(!g.nearD([cx, T.baulk_y + R + 0.01]));
+  assert.ok(!g.nearD([cx, cy - T.d_radius - 2 * R - 0.01]));
+});
+
+test("the aim meets the first ball in its path, else the cushion", () => {
+  const cue = [0, -1000];
+  const hit = g.predict(cue, Math.PI / 2, { white: cue, blue: [10, 0], pink: [0, 500] });
+  assert.equal(hit.target, "blue");
+  assert.ok(Math.abs(Math.hypot(hit.ghost[0] - 10, hit.ghost[1]) - 2 * R) < 1e-9);
+  const miss = g.predict(cue, 0, { white: cue, blue: [10, 0] });
+  assert.equal(miss.target, null);
+  assert.deepEqual(miss.ghost, [T.half_width - R, -1000]);
+});
+
+test("six cushion noses, each stopping where a knuckle touches its face", () => {
+  const noses = g.cushions();
+  assert.equal(noses.length, 6);
+  const ends = noses.flatMap((n) => [n.a, n.b]);
+  for (const pocket of T.pockets) {
+    for (const jaw of pocket.jaws) {
+      // The face is tangent to the knuckle where the face stops.
+      const touching = ends.filter(
+        (e) => Math.abs(Math.hypot(e[0] - jaw.centre[0], e[1] - jaw.centre[1]) - jaw.radius) < 1e-9,
+      );
+      assert.equal(touching.length, 1, JSON.stringify(jaw));
+    }
+  }
+  for (const { a, b, outward } of noses) {
+    // On a cushion face, and the mouth between two noses is the pocket's width.
+    const across = outward[0] !== 0 ? 0 : 1;
+    const face = across === 0 ? T.half_width : T.half_length;
+    assert.equal(Math.abs(a[across]), face);
+    assert.equal(Math.abs(b[across]), face);
+  }
+  const middle = T.pockets.find((p) => pocketKind(p) === "middle");
+  const right = noses.filter((n) => n.outward[0] === Math.sign(middle.mouth[0]));
+  const gap = right.map((n) => [n.a[1], n.b[1]]).sort((p, q) => p[0] - q[0]);
+  assert.equal(gap[1][0] - gap[0][1], middle.mouth_width);
+});

@@ -1,0 +1,87 @@
+// Events on screen in order, each once; a stroke animated before its snapshot is shown.
+
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+
+import { Playback } from "../playback.js";
+
+const at = (version, balls) => ({ version, frame: { balls } });
+// The white rolls 1000 mm along x in 2 s (full row layout: t0, motion, x0, y0, vx, vy, ax, ay).
+const SHOT = {
+  trajectories: { white: [[0, 1, 0, 0, 1000, 0, -500, 0], [2, 3, 1000, 0]] },
+};
+const stroke = (version, shot = SHOT) => ({
+  version, kind: "stroke", request: {}, shot,
+  snapshot: at(version, { white: [1000, 0], red1: [5, 5] }),
+});
+const choice = (version) => ({ version, kind: "choice", snapshot: at(version, { white: [1, 1] }) });
+
+let playback;
+let shown;
+const show = (event, before) => shown.push([event.version, before && before.version]);
+
+beforeEach(() => {
+  playback = new Playback(1);
+  playback.reset(at(1, { white: [0, 0], red1: [5, 5] }));
+  shown = [];
+});
+
+test("a stroke moves its balls, then its snapshot is shown", () => {
+  const queue = [stroke(2)];
+  const started = playback.advance(1000, queue, show);
+  assert.equal(started.event.version, 2);
+  assert.deepEqual(playback.balls, { white: [0, 0], red1: [5, 5] });
+  assert.equal(playback.advance(2000, queue, show), null);
+  assert.deepEqual(playback.balls.white, [750, 0]);
+  assert.deepEqual(shown, []);
+  assert.equal(playback.shown.version, 1);
+  playback.advance(3000, queue, show);
+  assert.deepEqual(shown, [[2, 1]]);
+  assert.equal(playback.anim, null);
+  assert.deepEqual(playback.balls, { white: [1000, 0], red1: [5, 5] });
+});
+
+test("the rate speeds the clock up", () => {
+  playback = new Playback(4);
+  playback.reset(at(1, { white: [0, 0] }));
+  playback.advance(0, [stroke(2)], show);
+  playback.advance(250, [], show);
+  assert.deepEqual(playback.balls.white, [750, 0]);
+  playback.advance(500, [], show);
+  assert.deepEqual(shown, [[2, 1]]);
+});
+
+test("while catching up only the last stroke is animated", () => {
+  const queue = [stroke(2), choice(3), stroke(4)];
+  const started = playback.advance(0, queue, show);
+  assert.deepEqual(shown, [[2, 1], [3, 2]]);
+  assert.equal(started.event.version, 4);
+  assert.deepEqual(queue, []);
+  // What was queued behind a moving stroke waits for it.
+  queue.push(choice(5));
+  playback.advance(1000, queue, show);
+  assert.deepEqual(queue.map((e) => e.version), [5]);
+  playback.advance(2000, queue, show);
+  assert.deepEqual(shown, [[2, 1], [3, 2], [4, 3], [5, 4]]);
+});
+
+test("from hand, the cue ball starts where it was placed", () => {
+  const placed = { ...stroke(2), request: { cue_ball: [-10, -1100] } };
+  const started = playback.advance(0, [placed], show);
+  assert.deepEqual(started.before.white, [-10, -1100]);
+});
+
+test("a stroke that moves nothing is shown at once", () => {
+  const still = stroke(2, { trajectories: { white: [[0, 3, 0, 0]] } });
+  assert.equal(playback.advance(0, [still], show), null);
+  assert.deepEqual(shown, [[2, 1]]);
+});
+
+test("a new picture stops the stroke moving", () => {
+  playback.advance(0, [stroke(2)], show);
+  playback.reset(at(9, { white: [3, 3] }));
+  assert.equal(playback.anim, null);
+  assert.deepEqual(playback.balls, { white: [3, 3] });
+  assert.equal(playback.advance(5000, [], show), null);
+  assert.deepEqual(shown, []);
+});
