@@ -33,6 +33,9 @@ class Match(models.Model):
     state = models.JSONField()  # rules.match.match_to_json at `version`
     # When the striker's time runs out (shot clock on and a stroke due); set with every event.
     deadline = models.DateTimeField(null=True, blank=True)
+    # When each player first came to the table: nobody can be claimed against before that.
+    arrived_a = models.DateTimeField(null=True, blank=True)
+    arrived_b = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import IntegrityError, OperationalError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from game.models import Absence, Connection, Match, MatchEvent
@@ -42,12 +43,24 @@ class ServiceError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Turn:
+    """What a match's sockets need between events without reading the database."""
+
+    deadline: datetime | None  # when the shot clock runs out, if it runs
+    aimer: Player | None  # who may aim: the striker, when a stroke is due
+    in_hand: bool  # the cue ball is in hand (an aim may place it)
+
+
+NO_TURN = Turn(None, None, False)
+
+
+@dataclass(frozen=True, slots=True)
 class Stored:
     """One stored event, ready to broadcast."""
 
     version: int
     text: str  # the event as sent to browsers (JSON)
-    deadline: datetime | None  # the shot clock's deadline after it
+    turn: Turn  # the turn after it
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,28 +93,42 @@ def _snapshot(row: Match, state: MatchState) -> server_out.Snapshot:
     return server_out.Snapshot.of(row.version, state, row.shot_clock, row.deadline)
 
 
-def snapshot(match_id: int) -> tuple[Match, server_out.Snapshot]:
+def _turn(row: Match, state: MatchState) -> Turn:
+    frame = state.frame
+    due = not state.over and frame.pending is None and not frame.frame_over
+    return Turn(row.deadline, frame.striker if due else None, frame.in_hand)
+
+
+def table(match_id: int) -> tuple[Match, server_out.Snapshot, Turn]:
+    """The match row (players loaded), its public snapshot and the turn, at its version."""
     row = Match.objects.select_related("player_a", "player_b").get(pk=match_id)
-    return row, _snapshot(row, match_from_json(row.state))
+    state = match_from_json(row.state)
+    return row, _snapshot(row, state), _turn(row, state)
+
+
+def snapshot(match_id: int) -> tuple[Match, server_out.Snapshot]:
+    row, snap, _ = table(match_id)
+    return row, snap
 
 
 @dataclass(frozen=True, slots=True)
 class Missed:
     texts: list[str]  # the stored events after the version asked for, in order
-    deadline: datetime | None  # the shot clock's deadline after the last of them
+    version: int  # the match's version when they were read
+    turn: Turn  # the turn at that version
 
 
 def events_after(match_id: int, version: int, limit: int) -> Missed | None:
     """The events after `version` in order, or None if more than `limit` (send a snapshot)."""
-    rows = list(
-        MatchEvent.objects.filter(match_id=match_id, version__gt=version)
-        .order_by("version")
-        .values_list("payload", flat=True)[: limit + 1]
+    row = Match.objects.get(pk=match_id)
+    # Only up to the row's version: the events and the row it is read with are consistent.
+    after = MatchEvent.objects.filter(
+        match_id=match_id, version__gt=version, version__lte=row.version
     )
-    if len(rows) > limit:
+    texts = list(after.order_by("version").values_list("payload", flat=True)[: limit + 1])
+    if len(texts) > limit:
         return None
-    deadline = Match.objects.filter(pk=match_id).values_list("deadline", flat=True).first()
-    return Missed(rows, deadline)
+    return Missed(texts, row.version, _turn(row, match_from_json(row.state)))
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -175,7 +202,7 @@ def _store(
         client_id=client_id,
         seat=seat or "", command=commands.to_json(command), payload=text,
     )  # fmt: skip
-    return Stored(row.version, text, row.deadline)
+    return Stored(row.version, text, _turn(row, state))
 
 
 def _apply(
@@ -196,10 +223,11 @@ def _apply(
     return stored
 
 
-def _command(row: Match, seat: Player, message: client_in.ClientMessage) -> Command:
-    """The rules' command for a player's request; refuses one made against an older table."""
-    if isinstance(message, client_in.Stroke | client_in.Choose) and message.version != row.version:
-        raise IllegalRequest("stale_version", f"the table changed (now version {row.version})")
+PlayerRequest = client_in.Stroke | client_in.Choose | client_in.Concede | client_in.Claim
+
+
+def _command(message: PlayerRequest) -> Command:
+    """The rules' command for a player's request."""
     if isinstance(message, client_in.Stroke):
         return commands.Stroke(
             angle=message.angle, speed=message.speed, side=message.side, height=message.height,
@@ -209,18 +237,21 @@ def _command(row: Match, seat: Player, message: client_in.ClientMessage) -> Comm
         return commands.Choose(message.option)
     if isinstance(message, client_in.Concede):
         return commands.Concede(message.scope)
-    if isinstance(message, client_in.Claim):
-        absent = opponent(seat)
-        if not claimable(row, absent):
-            raise IllegalRequest("not_claimable", f"player {absent} is present or within grace")
-        return commands.Claim(message.scope)
-    raise IllegalRequest("bad_request", f"{message.type} changes nothing")
+    return commands.Claim(message.scope)
 
 
-def submit(match_id: int, user: Visitor, message: client_in.ClientMessage) -> Applied:
+def _check(row: Match, seat: Player, message: PlayerRequest) -> None:
+    """What the rules core cannot know: the table the player saw, the opponent's absence."""
+    if isinstance(message, client_in.Stroke | client_in.Choose) and message.version != row.version:
+        raise ServiceError("stale_version", f"the table changed (now version {row.version})")
+    if isinstance(message, client_in.Claim) and not claimable(row, opponent(seat)):
+        raise ServiceError("not_claimable", f"player {opponent(seat)} is not away past the grace")
+
+
+def submit(match_id: int, user: Visitor, message: PlayerRequest) -> Applied:
     """Apply a player's request (stroke, choice, concession, claim) exactly once."""
-    client_id = getattr(message, "client_id", None)
-    assert client_id is not None
+    client_id = message.client_id
+    command = _command(message)
     if user is None or not user.is_authenticated:
         raise ServiceError("not_a_player", "spectators cannot play")
     try:
@@ -228,13 +259,13 @@ def submit(match_id: int, user: Visitor, message: client_in.ClientMessage) -> Ap
             row = Match.objects.select_for_update().get(pk=match_id)
             seen = _seen(match_id, user, client_id)
             if seen is not None:
-                return _again(row, seen)
+                return _again(row, seen, command)
             seat = seat_of(row, user)
             if seat is None:
                 raise ServiceError("not_a_player", "only the two players may play")
-            state = match_from_json(row.state)
+            _check(row, seat, message)
             try:
-                stored = _apply(row, state, seat, _command(row, seat, message), user, client_id)
+                stored = _apply(row, match_from_json(row.state), seat, command, user, client_id)
             except IllegalRequest as exc:
                 raise ServiceError(exc.code, exc.detail) from None
     except OperationalError:
@@ -245,7 +276,7 @@ def submit(match_id: int, user: Visitor, message: client_in.ClientMessage) -> Ap
         seen = _seen(match_id, user, client_id)
         if seen is None:
             raise ServiceError("conflict", "another request changed the match first") from None
-        return _again(Match.objects.get(pk=match_id), seen)
+        return _again(Match.objects.get(pk=match_id), seen, command)
     return Applied(tuple(stored), duplicate=False)
 
 
@@ -255,10 +286,13 @@ def _seen(match_id: int, user: AbstractBaseUser, client_id: str) -> MatchEvent |
     return found.first()
 
 
-def _again(row: Match, seen: MatchEvent) -> Applied:
-    """The answer to a repeated request: its stored event, broadcast again by the caller."""
-    deadline = row.deadline if seen.version == row.version else None
-    return Applied((Stored(seen.version, seen.payload, deadline),), duplicate=True)
+def _again(row: Match, seen: MatchEvent, command: Command) -> Applied:
+    """The answer to a repeated request: its stored event, broadcast again by the caller. The
+    same client id with another request is refused: the browser must not reuse ids."""
+    if seen.kind != commands.kind(command) or seen.command != commands.to_json(command):
+        raise ServiceError("client_id_reused", "this client id was used for another request")
+    turn = _turn(row, match_from_json(row.state)) if seen.version == row.version else NO_TURN
+    return Applied((Stored(seen.version, seen.payload, turn),), duplicate=True)
 
 
 def expire_shot_clock(match_id: int, version: int) -> list[Stored]:
@@ -284,16 +318,36 @@ def connect(match_id: int, channel_name: str, seat: Player | None) -> None:
     )
     if seat:
         Absence.objects.filter(match_id=match_id, seat=seat).delete()
+        arrived = f"arrived_{seat.lower()}"
+        Match.objects.filter(pk=match_id, **{arrived: None}).update(**{arrived: now})
 
 
-def heartbeat(channel_names: list[str]) -> None:
-    Connection.objects.filter(channel_name__in=channel_names).update(last_seen=timezone.now())
+def beat(channel_names: list[str]) -> dict[int, int]:
+    """A process's heartbeat: refresh its sockets' rows, sweep the rows of dead processes
+    (a seated player's becomes an absence from its last sign of life), and say the version of
+    each match it serves."""
+    now = timezone.now()
+    Connection.objects.filter(channel_name__in=channel_names).update(last_seen=now)
+    stale = list(
+        Connection.objects.filter(last_seen__lt=_stale_before()).values_list(
+            "pk", "match_id", "seat", "last_seen"
+        )
+    )
+    for _, match_id, seat, seen in stale:
+        if seat and not _live(match_id, seat).exists():
+            Absence.objects.get_or_create(match_id=match_id, seat=seat, defaults={"since": seen})
+    Connection.objects.filter(pk__in=[pk for pk, *_ in stale]).delete()
+    served = Connection.objects.filter(channel_name__in=channel_names).values("match_id")
+    return dict(Match.objects.filter(pk__in=served).values_list("pk", "version"))
+
+
+def _live(match_id: int, seat: str) -> QuerySet[Connection]:
+    return Connection.objects.filter(match_id=match_id, seat=seat, last_seen__gte=_stale_before())
 
 
 def disconnect(match_id: int, channel_name: str, seat: Player | None) -> None:
     Connection.objects.filter(channel_name=channel_name).delete()
-    live = Connection.objects.filter(match_id=match_id, seat=seat, last_seen__gte=_stale_before())
-    if seat and not live.exists():
+    if seat and not _live(match_id, seat).exists():
         Absence.objects.update_or_create(
             match_id=match_id, seat=seat, defaults={"since": timezone.now()}
         )
@@ -303,7 +357,10 @@ def presences(match_ids: list[int]) -> list[server_out.Presence]:
     """Who is at the table in each match: three queries however many matches."""
     stale = _stale_before()
     rows = {
-        m.pk: m for m in Match.objects.filter(pk__in=match_ids).only("created", "reconnect_grace")
+        m.pk: m
+        for m in Match.objects.filter(pk__in=match_ids).only(
+            "reconnect_grace", "arrived_a", "arrived_b"
+        )
     }
     sockets: dict[int, list[tuple[str, datetime]]] = {m: [] for m in match_ids}
     for match_id, seat, seen in Connection.objects.filter(match_id__in=match_ids).values_list(
@@ -321,11 +378,13 @@ def presences(match_ids: list[int]) -> list[server_out.Presence]:
         row, mine = rows[match_id], sockets[match_id]
         seats: dict[Player, server_out.SeatPresence] = {}
         for seat in PLAYERS:
+            arrived = row.arrived_a if seat == "A" else row.arrived_b
             since = _away_since(
-                row, [t for s, t in mine if s == seat], gone.get((match_id, seat)), stale
+                arrived, [t for s, t in mine if s == seat], gone.get((match_id, seat)), stale
             )
             seats[seat] = server_out.SeatPresence(
-                online=since is None,
+                arrived=arrived is not None,
+                online=since is None and arrived is not None,
                 away_since=since,
                 claim_from=since + timedelta(seconds=row.reconnect_grace) if since else None,
             )
@@ -339,13 +398,14 @@ def presence(match_id: int) -> server_out.Presence:
 
 
 def _away_since(
-    row: Match, seen: list[datetime], absent: datetime | None, stale: datetime
+    arrived: datetime | None, seen: list[datetime], absent: datetime | None, stale: datetime
 ) -> datetime | None:
-    """None if the player has a live socket; else since when they have been away: the last
-    socket closed, the last sign of life of a dead process's socket, or the match's start."""
-    if any(t >= stale for t in seen):
+    """None if the player has a live socket or never came (nobody is away from a table they
+    never reached); else since when they have been away: the last socket closed, or the last
+    sign of life of a dead process's socket."""
+    if arrived is None or any(t >= stale for t in seen):
         return None
-    return max([row.created, *seen, *([absent] if absent else [])])
+    return max([arrived, *seen, *([absent] if absent else [])])
 
 
 def claimable(row: Match, seat: Player) -> bool:

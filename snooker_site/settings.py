@@ -130,28 +130,38 @@ class SnookerSettings(TypedDict):
     RECONNECT_GRACE: int
     HEARTBEAT: float
     CONNECTION_STALE: float
+    PRESENCE_COALESCE: float
     RATE_BURST: int
     RATE_PER_SECOND: float
-    FLOOD_CLOSE_AFTER: int
+    FLOOD_CLOSE_AFTER: float
     AIM_PER_SECOND: float
     RESYNC_EVENTS: int
+    MAX_SOCKETS_PER_ADDRESS: int
+    MAX_SOCKETS_PER_MATCH: int
 
 
+_HEARTBEAT = float(os.environ.get("SNOOKER_HEARTBEAT", "10"))
 SNOOKER: SnookerSettings = {
     # How long a disconnected player has to come back before the opponent may claim.
     "RECONNECT_GRACE": int(os.environ.get("SNOOKER_RECONNECT_GRACE", "60")),
-    # How often a socket refreshes its presence row, and when a silent row counts as gone.
-    "HEARTBEAT": float(os.environ.get("SNOOKER_HEARTBEAT", "10")),
-    "CONNECTION_STALE": float(os.environ.get("SNOOKER_CONNECTION_STALE", "30")),
-    # Flood control per socket: a bucket of messages refilled at a steady rate; a socket that
-    # keeps sending into an empty bucket is closed (the match goes on).
+    # How often a process refreshes its sockets' presence rows, and when a silent row counts
+    # as gone (a dead process's): 1.5 beats, so presence converges within two beats.
+    "HEARTBEAT": _HEARTBEAT,
+    "CONNECTION_STALE": float(os.environ.get("SNOOKER_CONNECTION_STALE", 1.5 * _HEARTBEAT)),
+    # Comings and goings within this many seconds make one presence broadcast.
+    "PRESENCE_COALESCE": float(os.environ.get("SNOOKER_PRESENCE_COALESCE", "0.5")),
+    # Flood control per socket: a bucket of messages refilled at a steady rate; a socket
+    # refused without pause for this many seconds is closed (the match goes on).
     "RATE_BURST": 40,
     "RATE_PER_SECOND": 20.0,
-    "FLOOD_CLOSE_AFTER": 100,
+    "FLOOD_CLOSE_AFTER": 3.0,
     # The striker's aim is relayed at most this often.
     "AIM_PER_SECOND": 10.0,
     # A reconnecting browser further behind than this gets a snapshot instead of events.
     "RESYNC_EVENTS": 100,
+    # Sockets one process takes from one address, and watching one match (players exempt).
+    "MAX_SOCKETS_PER_ADDRESS": int(os.environ.get("SNOOKER_MAX_SOCKETS_PER_ADDRESS", "20")),
+    "MAX_SOCKETS_PER_MATCH": int(os.environ.get("SNOOKER_MAX_SOCKETS_PER_MATCH", "1000")),
 }
 
 LOGIN_URL = "login"

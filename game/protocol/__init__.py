@@ -10,3 +10,4 @@ PROTOCOL_VERSION = 1
 # Websocket close codes the server uses (4000-4999 are the application's own).
 CLOSE_NOT_FOUND = 4404  # no such match
 CLOSE_FLOOD = 4008  # the socket kept sending past its rate limit
+CLOSE_FULL = 4029  # too many sockets from this address, or watching this match

@@ -20,7 +20,8 @@ Coordinate = Annotated[float, Field(ge=-2000.0, le=2000.0, allow_inf_nan=False)]
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+    # Strict: "5" is not a number and 1.0 is not a version; JSON arrays are read as tuples.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Hello(_Message):
@@ -110,23 +111,30 @@ class BadMessage(ValueError):
 def parse(text: str | bytes | None) -> ClientMessage:
     if text is None or isinstance(text, bytes):
         raise BadMessage("bad_json", "messages are JSON text frames")
-    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise BadMessage("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise BadMessage("bad_json", f"not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise BadMessage("bad_message", "a message is a JSON object with a type")
-    client_id = data.get("client_id") if isinstance(data.get("client_id"), str) else None
-    if data.get("type") not in TYPES:
-        raise BadMessage("unknown_type", f"unknown message type {data.get('type')!r}", client_id)
-    try:
-        return _ADAPTER.validate_python(data)
+        return _ADAPTER.validate_json(text, strict=True)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        raise BadMessage("invalid", f"{where}: {first['msg']}", client_id) from None
+        raise _refusal(text, exc) from None
+
+
+def _refusal(text: str, exc: ValidationError) -> BadMessage:
+    """The error answer for a message that did not validate, with its client id if it had one."""
+    first = exc.errors(include_url=False, include_input=False)[0]
+    if first["type"] == "json_invalid":
+        return BadMessage("bad_json", f"not JSON: {first['msg']}")
+    try:
+        data = json.loads(text)  # it is JSON: validate_json said so
+    except (ValueError, RecursionError):
+        data = None  # e.g. an integer too long for Python's int conversion limit
+    if not isinstance(data, dict):
+        return BadMessage("bad_message", "a message is a JSON object with a type")
+    client_id = data.get("client_id") if isinstance(data.get("client_id"), str) else None
+    if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        return BadMessage("unknown_type", f"unknown message type {data.get('type')!r}", client_id)
+    where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+    return BadMessage("invalid", f"{where}: {first['msg']}", client_id)
 
 
 __all__ = [

@@ -352,6 +352,7 @@ class Error(_Out):
 
 
 class SeatPresence(_Out):
+    arrived: bool  # has come to the table at least once (only then can they be claimed against)
     online: bool
     away_since: datetime | None
     claim_from: datetime | None  # when the opponent may claim; null while online

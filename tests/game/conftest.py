@@ -2,8 +2,7 @@ import pytest
 from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 
-from game import service
-from game.consumers import CLOCKS, HEARTBEATS
+from game import process, service
 
 
 @pytest.fixture
@@ -26,8 +25,7 @@ def fresh_process_state():  # type: ignore[no-untyped-def]
 
     def reset() -> None:
         channel_layers.backends.clear()
-        HEARTBEATS.reset()
-        CLOCKS.reset()
+        process.reset()
 
     reset()
     yield

@@ -76,9 +76,9 @@ class Client:
         await self.send(message)
         return client_id
 
-    async def break_off(self, speed: float = 8.0) -> str:
+    async def break_off(self, speed: float = 8.0, **fields: Any) -> str:
         angle = math.atan2(BREAK_AT[1] - BREAK_CUE[1], BREAK_AT[0] - BREAK_CUE[0])
-        return await self.stroke(angle=angle, speed=speed, cue_ball=list(BREAK_CUE))
+        return await self.stroke(angle=angle, speed=speed, cue_ball=list(BREAK_CUE), **fields)
 
     async def close(self) -> None:
         await self.ws.disconnect()

@@ -6,6 +6,7 @@ import asyncio
 import json
 import math
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -123,9 +124,13 @@ async def test_a_repeated_client_id_never_plays_twice(match, players) -> None:
     first = await a.expect("ack")
     await a.expect("event")
     a.version = 1  # the retry carries the version the first attempt was made at
-    await a.stroke(client_id=cid, angle=0.1, speed=8, cue_ball=[150, -1150])
+    await a.break_off(client_id=cid)
     again = await a.expect("ack")
     assert again["version"] == first["version"] and again["duplicate"] is True
+    # The same id for another request is refused, not taken for a retry.
+    await a.stroke(client_id=cid, angle=0.1, speed=8, cue_ball=[150, -1150])
+    error = await a.expect("error")
+    assert error["code"] == "client_id_reused" and error["client_id"] == cid
     assert await database_sync_to_async(MatchEvent.objects.filter(match=match).count)() == 2
     await a.close()
     await b.close()
@@ -219,19 +224,24 @@ async def test_a_flood_is_refused_then_closed_and_the_match_goes_on(
     match, players, settings
 ) -> None:
     settings.SNOOKER = {**settings.SNOOKER, "RATE_BURST": 5, "RATE_PER_SECOND": 0.01,
-                        "FLOOD_CLOSE_AFTER": 10}  # fmt: skip
+                        "FLOOD_CLOSE_AFTER": 0.5}  # fmt: skip
     a, b, _ = await _trio(match, players)
-    for _ in range(5):
+    answers: list[dict[str, Any]] = []
+    closed = None
+    for _ in range(60):  # a steady flood for about 0.6 s, answered once, then closed
         await b.send({"type": "ping", "version": 1})
-    codes = []
-    for _ in range(9):
-        await b.send({"type": "ping", "version": 1})
-    for _ in range(30):
-        message = await b.ws.receive_output(timeout=2)
-        if message["type"] == "websocket.close":
-            codes.append(message.get("code"))
+        await asyncio.sleep(0.01)
+        while not b.ws.output_queue.empty():
+            message = await b.ws.receive_output()
+            if message["type"] == "websocket.close":
+                closed = message.get("code")
+                break
+            answers.append(json.loads(message["text"]))
+        if closed:
             break
-    assert codes == [4008]
+    assert closed == 4008
+    refusals = [m for m in answers if m["type"] == "error"]
+    assert [m["code"] for m in refusals] == ["rate_limited"]
     await a.break_off()
     assert (await a.expect("ack"))["version"] == 2  # the match goes on
     await a.close()
@@ -342,6 +352,7 @@ async def test_a_player_lost_with_a_dead_process_turns_absent(match, players, se
     settings.SNOOKER = {**settings.SNOOKER, "HEARTBEAT": 0.2, "CONNECTION_STALE": 1.0}
 
     def dead_process_socket() -> None:  # Bob's socket on a process that was killed
+        Match.objects.filter(pk=match.pk).update(arrived_b=timezone.now())
         Connection.objects.create(
             match=match, channel_name="dead!1", seat="B", last_seen=timezone.now()
         )
@@ -354,4 +365,6 @@ async def test_a_player_lost_with_a_dead_process_turns_absent(match, players, se
     while presence["players"]["B"]["online"]:
         presence = await a.expect("presence", timeout=5)
     assert presence["players"]["B"]["claim_from"] is not None
+    # The sweep took the dead row away and kept Bob's absence from its last sign of life.
+    assert not await database_sync_to_async(Connection.objects.filter(seat="B").exists)()
     await a.close()
