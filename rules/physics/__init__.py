@@ -6,15 +6,8 @@ Pure Python, deterministic, no Django. Lengths in mm, times in s, the strike spe
 """
 
 from rules.physics.constants import FIRST_CONTACT_TOLERANCE
-from rules.physics.shot import (
-    Event,
-    EventKind,
-    Motion,
-    Segment,
-    ShotResult,
-    Strike,
-    simulate,
-)
+from rules.physics.records import Event, EventKind, Motion, Segment
+from rules.physics.shot import ShotResult, Strike, simulate
 
 __all__ = [
     "FIRST_CONTACT_TOLERANCE",

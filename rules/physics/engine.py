@@ -2,8 +2,10 @@
 
 Internal representation (for speed): every ball has a mutable list `seg` describing its
 current closed-form segment, indexed by the constants below; a segment is valid from its start
-time T0 to the next event that involves the ball. Only `simulate_raw` is used from outside;
-the typed, frozen results are built in rules/physics/shot.py.
+time T0 to the next event that involves the ball. From outside, `make_segment` and
+`rest_segment` set the balls down, `run` plays them and hands out the frozen records of
+rules/physics/records.py, and `min_distance` serves the closest approach; nothing else reads a
+segment list or an event code.
 
 Motion within a segment (τ = t - T0):
     p(τ) = p0 + v0 τ + ½ a τ²,      ωx,y(τ) = ω0 + dω τ,
@@ -14,8 +16,9 @@ Motion within a segment (τ = t - T0):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from heapq import heappop, heappush
-from typing import Final
+from typing import Final, NamedTuple
 
 from .constants import (
     COS_THETA,
@@ -30,6 +33,7 @@ from .constants import (
     R,
 )
 from .geometry import FALLS, KNUCKLES, RAILS
+from .records import Event, EventKind, Motion, Segment
 
 INF: Final = math.inf
 D: Final = 2.0 * R
@@ -38,12 +42,15 @@ DD: Final = D * D
 # segment fields
 T0, X, Y, VX, VY, AX, AY, WX, WY, WZ, DWX, DWY, DWZ, T1, ST, TZ = range(16)
 
-# states
+# states (the moving ones first: see is_moving)
 SLIDING: Final = 0
 ROLLING: Final = 1
 SPINNING: Final = 2
 STATIONARY: Final = 3
 POCKETED: Final = 4
+_MOTIONS: Final = (
+    Motion.SLIDING, Motion.ROLLING, Motion.SPINNING, Motion.STATIONARY, Motion.POCKETED,
+)  # fmt: skip
 
 # event kinds (the order breaks ties between simultaneous events)
 EV_BALL_BALL: Final = 0
@@ -55,6 +62,17 @@ EV_SLIDE_REST: Final = 5
 EV_ROLL_REST: Final = 6
 EV_SPIN_REST: Final = 7
 EV_TRANSITION: Final = 8  # internal: a predicted state transition, resolved on pop
+_KINDS: Final = (
+    EventKind.BALL_BALL, EventKind.BALL_CUSHION, EventKind.BALL_JAW, EventKind.POCKET,
+    EventKind.SLIDING_TO_ROLLING, EventKind.SLIDING_TO_REST, EventKind.ROLLING_TO_REST,
+    EventKind.SPIN_TO_REST,
+)  # fmt: skip
+# What an event's "other" index names: a cushion, a jaw's pocket, a fall's pocket.
+_WHERE: Final = {
+    EV_CUSHION: tuple(r.name for r in RAILS),
+    EV_JAW: tuple(pocket for pocket, _ in KNUCKLES),
+    EV_POCKET: tuple(f.pocket for f in FALLS),
+}
 
 # tolerances
 EPS_SLIP: Final = 1e-6  # mm/s: contact-point slip below this is rolling
@@ -79,21 +97,29 @@ Seg = list[float]
 RawEvent = tuple[float, int, int, int, float, float, float, float]
 
 
+def is_moving(s: Seg) -> bool:
+    """The ball's centre moves: it slides or rolls (a ball spinning in place does not).
+
+    make_segment decides which state a ball is in: slipping over EPS_SLIP slides, else a
+    speed over EPS_V rolls, else it is at rest.
+    """
+    return s[ST] <= ROLLING
+
+
+def _spin_down(t: float, wz: float) -> tuple[float, float, float]:
+    """Vertical spin wz at time t (under EPS_W is none), its rate and when it reaches 0."""
+    if -EPS_W < wz < EPS_W:
+        return 0.0, 0.0, t
+    if wz > 0.0:
+        return wz, -SPIN_DECEL, t + wz / SPIN_DECEL
+    return wz, SPIN_DECEL, t - wz / SPIN_DECEL
+
+
 def make_segment(
     t: float, x: float, y: float, vx: float, vy: float, wx: float, wy: float, wz: float
 ) -> Seg:
     """The segment starting at time t from this state; the state follows from the slip."""
-    if -EPS_W < wz < EPS_W:
-        wz = 0.0
-    if wz > 0.0:
-        dwz = -SPIN_DECEL
-        tz = t + wz / SPIN_DECEL
-    elif wz < 0.0:
-        dwz = SPIN_DECEL
-        tz = t - wz / SPIN_DECEL
-    else:
-        dwz = 0.0
-        tz = t
+    wz, dwz, tz = _spin_down(t, wz)
     ux = vx - R * wy
     uy = vy + R * wx
     slip = math.sqrt(ux * ux + uy * uy)
@@ -119,12 +145,9 @@ def make_segment(
 
 
 def rest_segment(t: float, x: float, y: float, wz: float) -> Seg:
-    if -EPS_W < wz < EPS_W:
-        wz = 0.0
+    wz, dwz, tz = _spin_down(t, wz)
     if wz == 0.0:
         return [t, x, y, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, INF, STATIONARY, t]
-    dwz = -SPIN_DECEL if wz > 0.0 else SPIN_DECEL
-    tz = t + abs(wz) / SPIN_DECEL
     return [t, x, y, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wz, 0.0, 0.0, dwz, tz, SPINNING, tz]
 
 
@@ -147,7 +170,15 @@ def spin(s: Seg, t: float) -> tuple[float, float, float]:
     return s[WX] + s[DWX] * tau, s[WY] + s[DWY] * tau, wz
 
 
-# --- polynomial roots ------------------------------------------------------------------------
+# --- event times: first roots of polynomials in τ over [0, h] --------------------------------
+# A cushion face, a fall line and a straight relative path to a contact circle give quadratics,
+# solved in closed form (quad_roots; first_crossing keeps the first root in the interval). A
+# curved relative path d = C + Bτ + Aτ² reaches a contact circle where the quartic |d|² - dd
+# falls through 0: the turning points of |d| (the sign changes of the cubic d·d′, isolated by
+# the roots of its derivative) cut [0, h] into monotone pieces, and the first piece that falls
+# through 0 is refined by safeguarded Newton. The cubic is refined in monomial form; the
+# quartic in its geometric form, whose rounding stays near ε·dd at contact where the expanded
+# polynomial's terms would cancel to ε·(travel)², as large as the 1e-9 mm² tolerance.
 def quad_roots(a: float, b: float, c: float) -> tuple[float, ...]:
     """Real roots of a τ² + b τ + c, ascending (numerically stable form)."""
     if a == 0.0:
@@ -164,6 +195,42 @@ def quad_roots(a: float, b: float, c: float) -> tuple[float, ...]:
     r1 = q / a
     r2 = c / q
     return (r1, r2) if r1 <= r2 else (r2, r1)
+
+
+def first_crossing(a: float, b: float, c: float, h: float, sign: float, slope: float) -> float:
+    """First τ in [0, h] where a τ² + b τ + c crosses 0 rising (sign 1.0) or falling (sign
+    -1.0) faster than `slope`; INF if none."""
+    for tau in quad_roots(a, b, c):
+        if 0.0 <= tau <= h and sign * (b + 2.0 * a * tau) > slope:
+            return tau
+    return INF
+
+
+def turning_points(
+    cx: float, cy: float, bx: float, by: float, ax: float, ay: float, h: float
+) -> list[float]:
+    """The τ in (0, h), ascending, where |d(τ)|, d = C + Bτ + Aτ², turns: the sign changes of
+    the cubic d·d′, each found where the cubic is monotone (between the roots of its
+    derivative)."""
+    k3 = 2.0 * (ax * ax + ay * ay)
+    k2 = 3.0 * (ax * bx + ay * by)
+    k1 = bx * bx + by * by + 2.0 * (ax * cx + ay * cy)
+    k0 = bx * cx + by * cy
+    cuts: list[float] = []
+    for r in quad_roots(3.0 * k3, 2.0 * k2, k1):
+        if 0.0 < r < h:
+            cuts.append(r)
+    cuts.append(h)
+    roots: list[float] = []
+    lo = 0.0
+    glo = k0
+    for hi in cuts:
+        ghi = ((k3 * hi + k2) * hi + k1) * hi + k0
+        if (glo < 0.0 < ghi) or (glo > 0.0 > ghi):
+            roots.append(_cubic_root(k3, k2, k1, k0, lo, hi, glo))
+        lo = hi
+        glo = ghi
+    return roots
 
 
 def _cubic_root(
@@ -222,35 +289,15 @@ def contact_time(
         if disc < 1e-9:  # misses, or grazes by under 1e-11 mm
             return INF
         sq = math.sqrt(disc)
-        best = INF
+        # The path length s(τ) = sb τ + sa τ² meets the contact circle at s1 going forwards
+        # or, coming back, at s2 on its far side.
         s1 = -cu - sq
-        for tau in quad_roots(sa, sb, -s1):
-            if 0.0 <= tau <= h and sb + 2.0 * sa * tau > 0.0 and tau < best:
-                best = tau
         s2 = -cu + sq
-        for tau in quad_roots(sa, sb, -s2):
-            if 0.0 <= tau <= h and sb + 2.0 * sa * tau < 0.0 and tau < best:
-                best = tau
-        return best
-    # General case: f(τ) = |d|² - dd is a quartic; f' = 2 g with g = d·d' a cubic.
-    k3 = 2.0 * aa
-    k2 = 3.0 * (ax * bx + ay * by)
-    k1 = bb + 2.0 * (ax * cx + ay * cy)
-    k0 = g0
-    cuts: list[float] = []
-    lo = 0.0
-    glo = k0
-    for r in quad_roots(3.0 * k3, 2.0 * k2, k1):
-        if 0.0 < r < h:
-            cuts.append(r)
-    cuts.append(h)
-    crit: list[float] = []
-    for hi in cuts:
-        ghi = ((k3 * hi + k2) * hi + k1) * hi + k0
-        if (glo < 0.0 < ghi) or (glo > 0.0 > ghi):
-            crit.append(_cubic_root(k3, k2, k1, k0, lo, hi, glo))
-        lo = hi
-        glo = ghi
+        return min(
+            first_crossing(sa, sb, -s1, h, 1.0, 0.0), first_crossing(sa, sb, -s2, h, -1.0, 0.0)
+        )
+    # General case: f(τ) = |d|² - dd is a quartic, monotone between the turning points of |d|.
+    crit = turning_points(cx, cy, bx, by, ax, ay, h)
     crit.append(h)
     lo = 0.0
     flo = c0
@@ -296,6 +343,21 @@ def _quartic_root(
     return x
 
 
+def min_distance(
+    cx: float, cy: float, bx: float, by: float, ax: float, ay: float, h: float
+) -> float:
+    """Smallest |C + Bτ + Aτ²| for τ in [0, h]."""
+    best = cx * cx + cy * cy
+    ex = cx + (bx + ax * h) * h
+    ey = cy + (by + ay * h) * h
+    best = min(best, ex * ex + ey * ey)
+    for tau in turning_points(cx, cy, bx, by, ax, ay, h):
+        dx = cx + (bx + ax * tau) * tau
+        dy = cy + (by + ay * tau) * tau
+        best = min(best, dx * dx + dy * dy)
+    return math.sqrt(best)
+
+
 def rail_time(
     x: float, y: float, vx: float, vy: float, ax: float, ay: float, rail: tuple[float, ...],
     h: float,
@@ -308,13 +370,13 @@ def rail_time(
     if d0 >= -EPS_D and (dv > 1e-9 or (dv >= -1e-9 and da > 0.0)):
         s = tx * x + ty * y
         return 0.0 if lo <= s <= hi else INF
-    for tau in quad_roots(0.5 * da, dv, d0):
-        if tau < 0.0 or tau > h or dv + da * tau <= 1e-9:
-            continue
-        s = tx * (x + (vx + 0.5 * ax * tau) * tau) + ty * (y + (vy + 0.5 * ay * tau) * tau)
-        if lo <= s <= hi:
-            return tau
-    return INF
+    # The one crossing towards the cushion (a quadratic rises through 0 at most once) counts
+    # if it meets the face itself.
+    tau = first_crossing(0.5 * da, dv, d0, h, 1.0, 1e-9)
+    if tau == INF:
+        return INF
+    s = tx * (x + (vx + 0.5 * ax * tau) * tau) + ty * (y + (vy + 0.5 * ay * tau) * tau)
+    return tau if lo <= s <= hi else INF
 
 
 def fall_time(
@@ -327,10 +389,7 @@ def fall_time(
     da = ix * ax + iy * ay
     if d0 >= 0.0 and dv > 0.0:
         return 0.0
-    for tau in quad_roots(0.5 * da, dv, d0):
-        if 0.0 <= tau <= h and dv + da * tau > 0.0:
-            return tau
-    return INF
+    return first_crossing(0.5 * da, dv, d0, h, 1.0, 0.0)
 
 
 def _energy(vx: float, vy: float, wx: float, wy: float, wz: float) -> float:
@@ -467,12 +526,11 @@ def collide_cushion(s: Seg, t: float, nx: float, ny: float) -> Seg:
 
 
 # --- the simulation --------------------------------------------------------------------------
-def _box(s: Seg) -> tuple[float, float, float, float]:
-    """Bounding box of the ball centre over the rest of its segment."""
+def _box(s: Seg, moving: bool) -> tuple[float, float, float, float]:
+    """Bounding box of the ball centre over the rest of its segment (`moving`: is_moving(s))."""
     x0 = s[X]
     y0 = s[Y]
-    st = s[ST]
-    if st != SLIDING and st != ROLLING:
+    if not moving:
         return x0, x0, y0, y0
     h = s[T1] - s[T0]
     vx = s[VX]
@@ -500,10 +558,10 @@ def _box(s: Seg) -> tuple[float, float, float, float]:
     return xlo, xhi, ylo, yhi
 
 
-def simulate_raw(
-    start: list[Seg], max_events: int, max_time: float
+def _simulate(
+    start: Sequence[Seg], max_events: int, max_time: float
 ) -> tuple[list[RawEvent], list[list[Seg]], float, bool]:
-    """Run the balls (index order is the caller's sorted id order) until all rest.
+    """Run the balls until all rest.
 
     Returns the raw event log, each ball's list of segments (the first is its start), the
     duration and whether a bound was hit.
@@ -511,26 +569,22 @@ def simulate_raw(
     n = len(start)
     segs: list[Seg] = [list(s) for s in start]
     history: list[list[Seg]] = [[s] for s in segs]
+    moving = [is_moving(s) for s in segs]  # kept with segs: the pair loop reads it for speed
     ver = [0] * n
     active = [True] * n
     live = list(range(n))  # indices of the balls still on the table
-    boxes = [_box(s) for s in segs]
+    boxes = [_box(s, m) for s, m in zip(segs, moving, strict=True)]
     heap: list[tuple[float, int, int, int, int, int]] = []
     events: list[RawEvent] = []
     rails = _RAILS
     jaws = _JAWS
     falls = _FALLS
 
-    def moving(i: int) -> bool:
-        st = segs[i][ST]
-        return st in (SLIDING, ROLLING)
-
     def predict(i: int, now: float, skip: int) -> None:
         s = segs[i]
         vi = ver[i]
-        st = s[ST]
-        mov = st in (SLIDING, ROLLING)
-        if st != STATIONARY and st != POCKETED:
+        mov = moving[i]
+        if s[T1] < INF:  # sliding, rolling or spinning: the segment ends in a state change
             heappush(heap, (s[T1], EV_TRANSITION, i, -1, vi, 0))
         x, y, vx, vy = kinematics(s, now)
         ax = s[AX]
@@ -571,13 +625,13 @@ def simulate_raw(
         for j in live:
             if j in (i, skip):
                 continue
-            o = segs[j]
-            omov = o[ST] <= ROLLING
+            omov = moving[j]
             if not (mov or omov):
                 continue
             box = boxes[j]
             if box[0] > hix or box[1] < lox or box[2] > hiy or box[3] < loy:
                 continue
+            o = segs[j]
             if omov:
                 oax = o[AX]
                 oay = o[AY]
@@ -603,11 +657,12 @@ def simulate_raw(
     def set_segment(i: int, s: Seg) -> None:
         segs[i] = s
         history[i].append(s)
+        moving[i] = is_moving(s)
         ver[i] += 1
-        boxes[i] = _box(s)
+        boxes[i] = _box(s, moving[i])
 
     for i in range(n):
-        if moving(i) or segs[i][ST] == SPINNING:
+        if segs[i][T1] < INF:  # not at rest
             predict(i, segs[i][T0], -1)
 
     now = 0.0
@@ -631,20 +686,16 @@ def simulate_raw(
             st = s[ST]
             x, y, vx, vy = kinematics(s, t)
             _wx, _wy, wz = spin(s, t)
-            if st == SLIDING:
-                speed = math.sqrt(vx * vx + vy * vy)
-                if speed > EPS_V:
-                    ns = make_segment(t, x, y, vx, vy, -vy / R, vx / R, wz)
-                    ev = EV_SLIDE_ROLL
-                else:
-                    ns = rest_segment(t, x, y, wz)
-                    ev = EV_SLIDE_REST
+            if st == SLIDING:  # the slip is gone: it rolls on, or rests if no speed is left
+                ns = make_segment(t, x, y, vx, vy, -vy / R, vx / R, wz)
+                ev = EV_SLIDE_ROLL if is_moving(ns) else EV_SLIDE_REST
             elif st == ROLLING:
                 ns = rest_segment(t, x, y, wz)
                 ev = EV_ROLL_REST
             else:  # spinning in place
                 ns = rest_segment(t, x, y, 0.0)
-                # The position does not change: pending collisions stay valid.
+                # Not moving before or after, in the same place: its box, `moving` and the
+                # pending collisions stay valid.
                 segs[i] = ns
                 history[i].append(ns)
                 events.append((t, EV_SPIN_REST, i, -1, x, y, 0.0, 0.0))
@@ -689,36 +740,37 @@ def simulate_raw(
     return events, history, now, truncated
 
 
-def cubic_roots_in(k3: float, k2: float, k1: float, k0: float, h: float) -> list[float]:
-    """Real roots of k3 τ³ + k2 τ² + k1 τ + k0 in (0, h), ascending."""
-    cuts = [r for r in quad_roots(3.0 * k3, 2.0 * k2, k1) if 0.0 < r < h]
-    cuts.append(h)
-    roots: list[float] = []
-    lo = 0.0
-    glo = k0
-    for hi in cuts:
-        ghi = ((k3 * hi + k2) * hi + k1) * hi + k0
-        if (glo < 0.0 < ghi) or (glo > 0.0 > ghi):
-            roots.append(_cubic_root(k3, k2, k1, k0, lo, hi, glo))
-        lo = hi
-        glo = ghi
-    return roots
+class Run(NamedTuple):
+    """A played stroke: every event, and the segments of every ball that moved (the first is
+    its state at t = 0), in the order of the ids given to `run`."""
+
+    events: tuple[Event, ...]
+    trajectories: dict[str, tuple[Segment, ...]]
+    duration: float
+    truncated: bool
 
 
-def min_distance(
-    cx: float, cy: float, bx: float, by: float, ax: float, ay: float, h: float
-) -> float:
-    """Smallest |C + Bτ + Aτ²| for τ in [0, h]."""
-    best = cx * cx + cy * cy
-    ex = cx + (bx + ax * h) * h
-    ey = cy + (by + ay * h) * h
-    best = min(best, ex * ex + ey * ey)
-    k3 = 2.0 * (ax * ax + ay * ay)
-    k2 = 3.0 * (ax * bx + ay * by)
-    k1 = bx * bx + by * by + 2.0 * (ax * cx + ay * cy)
-    k0 = bx * cx + by * cy
-    for tau in cubic_roots_in(k3, k2, k1, k0, h):
-        dx = cx + (bx + ax * tau) * tau
-        dy = cy + (by + ay * tau) * tau
-        best = min(best, dx * dx + dy * dy)
-    return math.sqrt(best)
+def run(ids: Sequence[str], start: Sequence[Seg], max_events: int, max_time: float) -> Run:
+    """Play the balls `start` (ball k is `ids[k]`) until all rest or a bound is hit."""
+    raw, history, duration, truncated = _simulate(start, max_events, max_time)
+    events: list[Event] = []
+    for t, kind, i, j, x1, y1, x2, y2 in raw:
+        if kind == EV_BALL_BALL:
+            events.append(Event(t, _KINDS[kind], (ids[i], ids[j]), ((x1, y1), (x2, y2))))
+        else:
+            where = _WHERE[kind][j] if kind in _WHERE else ""
+            events.append(Event(t, _KINDS[kind], (ids[i],), ((x1, y1),), where))
+    trajectories: dict[str, tuple[Segment, ...]] = {}
+    for ball, segs in zip(ids, history, strict=True):
+        if len(segs) > 1 or segs[0][ST] != STATIONARY:
+            ends = [s[T0] for s in segs[1:]]  # each segment lasts until the next begins
+            ends.append(duration)
+            trajectories[ball] = tuple(map(_segment, segs, ends))
+    return Run(tuple(events), trajectories, duration, truncated)
+
+
+def _segment(s: Seg, t1: float) -> Segment:
+    return Segment(
+        s[T0], max(t1, s[T0]), _MOTIONS[int(s[ST])], s[X], s[Y], s[VX], s[VY],
+        s[AX], s[AY], s[WX], s[WY], s[WZ], s[DWX], s[DWY], s[DWZ],
+    )  # fmt: skip

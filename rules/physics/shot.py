@@ -6,7 +6,6 @@ import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -24,44 +23,10 @@ from .constants import (
     SPIN_DECEL,
     R,
 )
-from .geometry import FALLS, KNUCKLES, RAILS, on_surface
+from .geometry import on_surface
+from .records import Event, EventKind, Motion, Point, Segment
 
-Point = tuple[float, float]
-
-
-class EventKind(StrEnum):
-    BALL_BALL = "ball_ball"
-    BALL_CUSHION = "ball_cushion"
-    BALL_JAW = "ball_jaw"
-    POCKET = "pocket"
-    SLIDING_TO_ROLLING = "sliding_to_rolling"
-    SLIDING_TO_REST = "sliding_to_rest"  # the slide ended with no speed left (may still spin)
-    ROLLING_TO_REST = "rolling_to_rest"  # stops moving; may still spin in place
-    SPIN_TO_REST = "spin_to_rest"  # a ball spinning in place stops spinning
-
-
-class Motion(StrEnum):
-    SLIDING = "sliding"
-    ROLLING = "rolling"
-    SPINNING = "spinning"
-    STATIONARY = "stationary"
-    POCKETED = "pocketed"
-
-
-_KINDS: Final = {
-    E.EV_BALL_BALL: EventKind.BALL_BALL,
-    E.EV_CUSHION: EventKind.BALL_CUSHION,
-    E.EV_JAW: EventKind.BALL_JAW,
-    E.EV_POCKET: EventKind.POCKET,
-    E.EV_SLIDE_ROLL: EventKind.SLIDING_TO_ROLLING,
-    E.EV_SLIDE_REST: EventKind.SLIDING_TO_REST,
-    E.EV_ROLL_REST: EventKind.ROLLING_TO_REST,
-    E.EV_SPIN_REST: EventKind.SPIN_TO_REST,
-}
-_MOTIONS: Final = (
-    Motion.SLIDING, Motion.ROLLING, Motion.SPINNING, Motion.STATIONARY, Motion.POCKETED,
-)  # fmt: skip
-_MOTION_CODE: Final = {m: k for k, m in enumerate(_MOTIONS)}
+_MOTION_CODE: Final = {m: k for k, m in enumerate(Motion)}  # the JSON form's codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,65 +79,10 @@ class Strike:
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    """One event of a stroke. `balls` are the ids involved (two for ball_ball), `positions`
-    their centres at that instant, `where` names the cushion (ball_cushion) or the pocket
-    (ball_jaw: the pocket whose jaw was hit; pocket: the pocket it fell into)."""
-
-    time: float
-    kind: EventKind
-    balls: tuple[str, ...]
-    positions: tuple[Point, ...]
-    where: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """A closed-form piece of one ball's motion, valid for t0 <= t <= t1 (seconds):
-    p(t) = p0 + v·(t−t0) + ½·a·(t−t0)², ωx,y(t) = ω0 + dω·(t−t0), and
-    ωz(t) = ωz0 + dωz·(t−t0) until it reaches 0, then 0."""
-
-    t0: float
-    t1: float
-    motion: Motion
-    x0: float
-    y0: float
-    vx: float
-    vy: float
-    ax: float
-    ay: float
-    wx: float
-    wy: float
-    wz: float
-    dwx: float
-    dwy: float
-    dwz: float
-
-    def position(self, t: float) -> Point:
-        tau = t - self.t0
-        return (
-            self.x0 + (self.vx + 0.5 * self.ax * tau) * tau,
-            self.y0 + (self.vy + 0.5 * self.ay * tau) * tau,
-        )
-
-    def velocity(self, t: float) -> Point:
-        tau = t - self.t0
-        return self.vx + self.ax * tau, self.vy + self.ay * tau
-
-    def spin(self, t: float) -> tuple[float, float, float]:
-        tau = t - self.t0
-        wz = self.wz + self.dwz * tau
-        if self.wz * wz <= 0.0:
-            wz = 0.0
-        return self.wx + self.dwx * tau, self.wy + self.dwy * tau, wz
-
-
-@dataclass(frozen=True, slots=True)
 class ShotResult:
     events: tuple[Event, ...]
     first_contact: tuple[str, ...]
     potted: tuple[str, ...]
-    off_table: tuple[str, ...]
     positions: Mapping[str, Point]  # at rest, balls still on the table, ids sorted
     closest_approach: Mapping[str, float]  # object ball -> smallest gap to the cue ball, mm
     trajectories: Mapping[str, tuple[Segment, ...]]  # every ball that moved
@@ -217,7 +127,6 @@ class ShotResult:
             "truncated": self.truncated,
             "first_contact": list(self.first_contact),
             "potted": list(self.potted),
-            "off_table": list(self.off_table),
             "positions": {b: [round(p[0], 2), round(p[1], 2)] for b, p in self.positions.items()},
             "closest_approach": {b: round(g, 2) for b, g in self.closest_approach.items()},
             "events": [
@@ -271,151 +180,128 @@ def simulate(
             gap = math.dist(points[a], points[b]) - 2.0 * R
             if gap < -1e-6:
                 raise ValueError(f"{ids[a]} at {points[a]} and {ids[b]} at {points[b]} overlap")
-    white = ids.index(WHITE)
     start: list[E.Seg] = []
-    for k, (x, y) in enumerate(points):
-        if k == white:
+    for ball, (x, y) in zip(ids, points, strict=True):
+        if ball == WHITE:
             vx, vy, wx, wy, wz = strike.launch()
             start.append(E.make_segment(0.0, x, y, vx, vy, wx, wy, wz))
         else:
             start.append(E.rest_segment(0.0, x, y, 0.0))
-    raw_events, history, duration, truncated = E.simulate_raw(start, max_events, max_time)
-    return _result(ids, white, raw_events, history, duration, truncated)
+    return _result(ids, points, E.run(ids, start, max_events, max_time))
 
 
-def _where(kind: int, other: int) -> str:
-    if kind == E.EV_CUSHION:
-        return RAILS[other].name
-    if kind == E.EV_JAW:
-        return KNUCKLES[other][0]
-    if kind == E.EV_POCKET:
-        return FALLS[other].pocket
-    return ""
-
-
-def _result(
-    ids: list[str],
-    white: int,
-    raw_events: list[E.RawEvent],
-    history: list[list[E.Seg]],
-    duration: float,
-    truncated: bool,
-) -> ShotResult:
-    events: list[Event] = []
+def _result(ids: list[str], points: list[Point], run: E.Run) -> ShotResult:
+    """The result of `run`; `points` are where the balls `ids` started."""
     potted: list[str] = []
-    touched: set[int] = set()
+    touched: set[str] = set()
     first: list[str] = []
     first_time = math.inf
-    for t, kind, i, j, x1, y1, x2, y2 in raw_events:
-        if kind == E.EV_BALL_BALL:
-            balls: tuple[str, ...] = (ids[i], ids[j])
-            positions: tuple[Point, ...] = ((x1, y1), (x2, y2))
-            if white in (i, j):
-                other = j if i == white else i
-                touched.add(other)
-                if not first:
-                    first = [ids[other]]
-                    first_time = t
-                elif (
-                    len(first) == 1
-                    and ids[other] != first[0]
-                    and t - first_time <= FIRST_CONTACT_TOLERANCE
-                ):
-                    first.append(ids[other])
-        else:
-            balls = (ids[i],)
-            positions = ((x1, y1),)
-        if kind == E.EV_POCKET:
-            potted.append(ids[i])
-        events.append(Event(t, _KINDS[kind], balls, positions, _where(kind, j)))
+    for e in run.events:
+        if e.kind is EventKind.BALL_BALL and WHITE in e.balls:
+            other = e.balls[1] if e.balls[0] == WHITE else e.balls[0]
+            touched.add(other)
+            if not first:
+                first = [other]
+                first_time = e.time
+            elif (
+                len(first) == 1
+                and other != first[0]
+                and e.time - first_time <= FIRST_CONTACT_TOLERANCE
+            ):
+                first.append(other)
+        elif e.kind is EventKind.POCKET:
+            potted.append(e.balls[0])
 
-    trajectories: dict[str, tuple[Segment, ...]] = {}
     positions_at_rest: dict[str, Point] = {}
-    for k, ball in enumerate(ids):
-        segs = history[k]
-        last = segs[-1]
-        if last[E.ST] != E.POCKETED:
-            x, y, _, _ = E.kinematics(last, duration) if truncated else (last[E.X], last[E.Y], 0, 0)
-            positions_at_rest[ball] = (x, y)
-        if len(segs) > 1 or segs[0][E.ST] != E.STATIONARY:
-            trajectories[ball] = tuple(
-                _segment(s, segs[n + 1][E.T0] if n + 1 < len(segs) else duration)
-                for n, s in enumerate(segs)
+    for ball, p in zip(ids, points, strict=True):
+        segments = run.trajectories.get(ball)
+        if segments is None:
+            positions_at_rest[ball] = p
+            continue
+        last = segments[-1]
+        if last.motion is not Motion.POCKETED:
+            positions_at_rest[ball] = (
+                last.position(run.duration) if run.truncated else (last.x0, last.y0)
             )
-    closest = {
-        ids[k]: (0.0 if k in touched else _closest(history[white], history[k], duration))
-        for k in range(len(ids))
-        if k != white
-    }
+    cue = run.trajectories.get(WHITE)
+    cue_at = points[ids.index(WHITE)]
+    closest: dict[str, float] = {}
+    for ball, p in zip(ids, points, strict=True):
+        if ball == WHITE:
+            continue
+        path = run.trajectories.get(ball)
+        if ball in touched:
+            closest[ball] = 0.0
+        elif cue is None:  # a strike too soft to move the cue ball: no ball moved
+            dx = p[0] - cue_at[0]
+            dy = p[1] - cue_at[1]
+            closest[ball] = max(0.0, math.sqrt(dx * dx + dy * dy) - 2.0 * R)
+        elif path is None:
+            closest[ball] = _closest_to(cue, p)
+        else:
+            closest[ball] = _closest(cue, path, run.duration)
     return ShotResult(
-        events=tuple(events),
+        events=run.events,
         first_contact=tuple(first),
         potted=tuple(potted),
-        off_table=(),
         positions=MappingProxyType(positions_at_rest),
         closest_approach=MappingProxyType(closest),
-        trajectories=MappingProxyType(trajectories),
-        truncated=truncated,
-        duration=duration,
+        trajectories=MappingProxyType(run.trajectories),
+        truncated=run.truncated,
+        duration=run.duration,
     )
 
 
-def _segment(s: E.Seg, t1: float) -> Segment:
-    return Segment(
-        s[E.T0], max(t1, s[E.T0]), _MOTIONS[int(s[E.ST])], s[E.X], s[E.Y], s[E.VX], s[E.VY],
-        s[E.AX], s[E.AY], s[E.WX], s[E.WY], s[E.WZ], s[E.DWX], s[E.DWY], s[E.DWZ],
-    )  # fmt: skip
-
-
-def _closest(cue: list[E.Seg], obj: list[E.Seg], duration: float) -> float:
-    """Smallest surface-to-surface gap between the cue ball and one object ball while both are
-    on the table (mm)."""
+def _closest_to(cue: tuple[Segment, ...], p: Point) -> float:
+    """Smallest surface-to-surface gap between the cue ball, while on the table, and a ball
+    that stayed at p (mm)."""
     best = math.inf
-    if len(obj) == 1:  # the object ball never moved: only the cue ball's pieces matter
-        xo = obj[0][E.X]
-        yo = obj[0][E.Y]
-        for n, sc in enumerate(cue):
-            if sc[E.ST] == E.POCKETED:
-                break
-            a = sc[E.T0]
-            h = (cue[n + 1][E.T0] if n + 1 < len(cue) else duration) - a
-            vx = sc[E.VX]
-            vy = sc[E.VY]
-            ax = sc[E.AX]
-            ay = sc[E.AY]
-            cx = xo - sc[E.X]
-            cy = yo - sc[E.Y]
-            if (
-                math.hypot(cx, cy) - math.hypot(vx, vy) * h - 0.5 * math.hypot(ax, ay) * h * h
-                < best
-            ):
-                best = min(best, E.min_distance(cx, cy, -vx, -vy, -0.5 * ax, -0.5 * ay, h))
-        return max(0.0, best - 2.0 * R)
-    times = sorted({s[E.T0] for s in cue} | {s[E.T0] for s in obj} | {duration})
+    for sc in cue:
+        if sc.motion is Motion.POCKETED:
+            break
+        h = sc.t1 - sc.t0
+        vx = sc.vx
+        vy = sc.vy
+        ax = sc.ax
+        ay = sc.ay
+        cx = p[0] - sc.x0
+        cy = p[1] - sc.y0
+        if math.hypot(cx, cy) - math.hypot(vx, vy) * h - 0.5 * math.hypot(ax, ay) * h * h < best:
+            best = min(best, E.min_distance(cx, cy, -vx, -vy, -0.5 * ax, -0.5 * ay, h))
+    return max(0.0, best - 2.0 * R)
+
+
+def _closest(cue: tuple[Segment, ...], obj: tuple[Segment, ...], duration: float) -> float:
+    """Smallest surface-to-surface gap between the cue ball and an object ball that moved,
+    while both are on the table (mm)."""
+    best = math.inf
+    times = sorted({s.t0 for s in cue} | {s.t0 for s in obj} | {duration})
     ci = 0
     oi = 0
     for a, b in itertools.pairwise(times):
-        while ci + 1 < len(cue) and cue[ci + 1][E.T0] <= a:
+        while ci + 1 < len(cue) and cue[ci + 1].t0 <= a:
             ci += 1
-        while oi + 1 < len(obj) and obj[oi + 1][E.T0] <= a:
+        while oi + 1 < len(obj) and obj[oi + 1].t0 <= a:
             oi += 1
         sc = cue[ci]
         so = obj[oi]
-        if sc[E.ST] == E.POCKETED or so[E.ST] == E.POCKETED:
+        if sc.motion is Motion.POCKETED or so.motion is Motion.POCKETED:
             break
-        xc, yc, vxc, vyc = E.kinematics(sc, a)
-        xo, yo, vxo, vyo = E.kinematics(so, a)
+        xc, yc = sc.position(a)
+        xo, yo = so.position(a)
+        vxc, vyc = sc.velocity(a)
+        vxo, vyo = so.velocity(a)
         cx = xo - xc
         cy = yo - yc
         bx = vxo - vxc
         by = vyo - vyc
-        ax = 0.5 * (so[E.AX] - sc[E.AX])
-        ay = 0.5 * (so[E.AY] - sc[E.AY])
+        ax = 0.5 * (so.ax - sc.ax)
+        ay = 0.5 * (so.ay - sc.ay)
         h = b - a
         lower = math.hypot(cx, cy) - math.hypot(bx, by) * h - math.hypot(ax, ay) * h * h
         if lower >= best:
             continue
         best = min(best, E.min_distance(cx, cy, bx, by, ax, ay, h))
     if best == math.inf:  # the cue ball fell at once: the start is all there is
-        best = math.dist((cue[0][E.X], cue[0][E.Y]), (obj[0][E.X], obj[0][E.Y]))
+        best = math.dist((cue[0].x0, cue[0].y0), (obj[0].x0, obj[0].y0))
     return max(0.0, best - 2.0 * R)

@@ -66,7 +66,6 @@ def test_white_in_balls_is_overridden_by_the_strike() -> None:
 def test_result_shape() -> None:
     balls, strike = break_apex()
     r = simulate(balls, strike)
-    assert r.off_table == ()
     assert list(r.positions) == sorted(r.positions)
     assert set(r.closest_approach) == set(balls)
     assert r.duration == r.events[-1].time
@@ -101,6 +100,13 @@ def test_closest_approach_of_a_ball_passed_by() -> None:
     assert r.closest_approach["red1"] == pytest.approx(80.0 - 2 * R, abs=1e-6)
 
 
+def test_a_strike_too_soft_to_move_the_cue_ball_moves_nothing() -> None:
+    r = simulate({"red1": (0.0, 300.0)}, Strike((0.0, 0.0), math.pi / 2, 1e-10))
+    assert r.events == () and not r.trajectories and r.first_contact == ()
+    assert dict(r.positions) == {"red1": (0.0, 300.0), "white": (0.0, 0.0)}
+    assert r.closest_approach["red1"] == pytest.approx(300.0 - 2 * R)
+
+
 def test_hard_bounds_are_reported_not_hung() -> None:
     balls, strike = break_apex()
     r = simulate(balls, strike, max_events=10)
@@ -118,6 +124,14 @@ def test_break_json_is_small() -> None:
     text = json.dumps(data, separators=(",", ":"))
     assert len(text) < 30_000
     assert set(data["trajectories"]) <= set(balls) | {"white"}
+
+
+def test_json_has_the_documented_keys() -> None:
+    data = simulate(*break_apex()).to_json()
+    assert set(data) == {
+        "constants", "duration", "truncated", "first_contact", "potted", "positions",
+        "closest_approach", "events", "trajectories",
+    }  # fmt: skip
 
 
 SCRIPT = """
