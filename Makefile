@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: venv run test test-js lint typecheck bench-physics bench-live scenarios
+.PHONY: venv run test test-js lint typecheck bench-physics bench-live bench-strangers scenarios
 
 venv: $(VENV)/.installed
 
@@ -44,6 +44,10 @@ bench-physics: venv
 # e.g. `make bench-live BENCH_ARGS="--matches 5 --spectators 2 --duration 15"`.
 bench-live: venv
 	$(BIN)/python benchmarks/bench_live.py $(BENCH_ARGS)
+
+# One match, 1,000 honest spectators, then 200 hostile sockets flooding hello, ping and aim.
+bench-strangers: venv
+	$(BIN)/python benchmarks/bench_strangers.py $(BENCH_ARGS)
 
 scenarios: venv
 	$(BIN)/python -m rules.scenarios tests/scenarios

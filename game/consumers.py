@@ -14,9 +14,11 @@ for flooding without pause is closed (see docs/security.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -71,23 +73,46 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        conf = settings.SNOOKER
-        self.bucket = Bucket(conf["RATE_BURST"], conf["RATE_PER_SECOND"])
-        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"])
-        self.aim_bucket = Bucket(1, conf["AIM_PER_SECOND"])
         self.latest_aim: str | None = None
         self.aim_task: asyncio.Task[None] | None = None
+        user = self.scope.get("user")
+        member = user is not None and user.is_authenticated
+        # A stranger (no account: never a player) meets the gate before any database work.
+        if not member and not await self._admit(seated=False):
+            return
         found = await database_sync_to_async(self._load_seat)()
         if not found:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self._close(CLOSE_NOT_FOUND)
             return
-        client = self.scope.get("client") or ("unknown", 0)
-        refusal = GATE.admit(client[0], self.match_id, self.seat is not None)
-        if refusal is not None:
-            await self.close(code=CLOSE_FULL, reason=refusal)
+        if member and not await self._admit(seated=self.seat is not None):
             return
-        self.address = client[0]
+        conf = settings.SNOOKER
+        # Spectators need a hello and a ping now and then; players aim ten times a second.
+        burst, rate = (
+            (conf["RATE_BURST"], conf["RATE_PER_SECOND"])
+            if self.seat is not None
+            else (conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
+        )
+        self.bucket = Bucket(burst, rate)
+        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"])
+        self.aim_bucket = Bucket(1, conf["AIM_PER_SECOND"])
         await self.accept()
+
+    async def _admit(self, seated: bool) -> bool:
+        """Take a place at the gate, or close with the reason."""
+        client = self.scope.get("client") or ("unknown", 0)
+        refusal = GATE.admit(client[0], self.match_id, seated)
+        if refusal is not None:
+            await self._close(CLOSE_FULL, refusal)
+            return False
+        self.address = client[0]
+        return True
+
+    async def _close(self, code: int, reason: str | None = None) -> None:
+        if self.address is not None:
+            GATE.leave(self.address, self.match_id)
+            self.address = None
+        await self.close(code=code, reason=reason)
 
     def _load_seat(self) -> bool:
         row = Match.objects.filter(pk=self.match_id).first()
@@ -127,6 +152,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not self.bucket.take():
             first, flooding = self.flood.refused()
             if flooding:
+                if self.address is not None:
+                    GATE.penalise(self.address)
                 await self.close(code=CLOSE_FLOOD)
             elif first:  # one answer per run of refusals: a flood is not answered in kind
                 await self._error("rate_limited", "too many messages; slow down")
@@ -188,6 +215,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             match=self.match_id, seat=self.seat, players=service.players(row), snapshot=snapshot
         )
         await self.send(welcome.text())
+
+    async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        # The browser may have gone between the last message and this one: disconnect follows.
+        with contextlib.suppress(Disconnected):
+            await super().send(text_data, bytes_data, close)
 
     async def _error(self, code: str, message: str, client_id: str | None = None) -> None:
         await self.send(server_out.Error(code=code, message=message, client_id=client_id).text())

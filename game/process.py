@@ -198,23 +198,36 @@ CLOCKS = _ShotClocks()
 
 # --- admission -----------------------------------------------------------------------------------
 class _Gate:
-    """Sockets held here per address and per match, against the caps (players are exempt
-    from the match cap: a crowd must never keep them from their own table)."""
+    """Sockets held here per address and per match, against the caps; addresses that flooded
+    wait a while. Players are exempt: a crowd must never keep them from their own table."""
 
     def __init__(self) -> None:
         self.addresses: Counter[str] = Counter()
         self.matches: Counter[int] = Counter()
+        self.penalised: dict[str, float] = {}  # address -> until when it is turned away
 
     def admit(self, address: str, match_id: int, seated: bool) -> str | None:
-        """Take a place, or say why not."""
+        """Take a place, or say why not. A player always gets one: their own rate limit
+        bounds what they cost, and nobody sharing their address may keep them out."""
         conf = settings.SNOOKER
-        if self.addresses[address] >= conf["MAX_SOCKETS_PER_ADDRESS"]:
-            return "too many connections from this address"
-        if not seated and self.matches[match_id] >= conf["MAX_SOCKETS_PER_MATCH"]:
-            return "this match has as many watchers as it can take"
+        now = time.monotonic()
+        if self.penalised.get(address, now) <= now:
+            self.penalised.pop(address, None)
+        if not seated:
+            if address in self.penalised:
+                return "this address flooded a match; wait a little"
+            if self.addresses[address] >= conf["MAX_SOCKETS_PER_ADDRESS"]:
+                return "too many connections from this address"
+            if self.matches[match_id] >= conf["MAX_SOCKETS_PER_MATCH"]:
+                return "this match has as many watchers as it can take"
         self.addresses[address] += 1
         self.matches[match_id] += 1
         return None
+
+    def penalise(self, address: str) -> None:
+        """A socket from `address` was closed for flooding: its sockets that reconnect at once
+        would cost a handshake and a hello each, so the address waits a while."""
+        self.penalised[address] = time.monotonic() + settings.SNOOKER["FLOOD_PENALTY"]
 
     def leave(self, address: str, match_id: int) -> None:
         self.addresses[address] -= 1

@@ -133,7 +133,10 @@ class SnookerSettings(TypedDict):
     PRESENCE_COALESCE: float
     RATE_BURST: int
     RATE_PER_SECOND: float
+    SPECTATOR_RATE_BURST: int
+    SPECTATOR_RATE_PER_SECOND: float
     FLOOD_CLOSE_AFTER: float
+    FLOOD_PENALTY: float
     AIM_PER_SECOND: float
     RESYNC_EVENTS: int
     MAX_SOCKETS_PER_ADDRESS: int
@@ -154,7 +157,12 @@ SNOOKER: SnookerSettings = {
     # refused without pause for this many seconds is closed (the match goes on).
     "RATE_BURST": 40,
     "RATE_PER_SECOND": 20.0,
+    # A spectator sends a hello and a ping every few seconds: a little room, no more.
+    "SPECTATOR_RATE_BURST": 10,
+    "SPECTATOR_RATE_PER_SECOND": 2.0,
     "FLOOD_CLOSE_AFTER": 3.0,
+    # ... and strangers from its address are turned away for this many seconds.
+    "FLOOD_PENALTY": 30.0,
     # The striker's aim is relayed at most this often.
     "AIM_PER_SECOND": 10.0,
     # A reconnecting browser further behind than this gets a snapshot instead of events.

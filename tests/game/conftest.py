@@ -1,8 +1,11 @@
+import contextlib
+
 import pytest
 from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 
 from game import process, service
+from tests.game.helpers import Client
 
 
 @pytest.fixture
@@ -30,3 +33,14 @@ def fresh_process_state():  # type: ignore[no-untyped-def]
     reset()
     yield
     reset()
+
+
+@pytest.fixture
+async def close_clients():  # type: ignore[no-untyped-def]
+    """Close every websocket client a test opened, while its event loop still runs."""
+    Client.made.clear()
+    yield
+    for client in Client.made:
+        with contextlib.suppress(Exception):
+            await client.ws.disconnect(timeout=2)
+    Client.made.clear()

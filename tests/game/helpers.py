@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -22,11 +22,13 @@ BREAK_CUE = (150.0, -1150.0)
 BREAK_AT = (120.0, 1127.65)
 
 
-def as_user(user: Any) -> Any:
-    """The router with `user` in the scope, as AuthMiddlewareStack would put it."""
+def as_user(user: Any, address: str = "127.0.0.1") -> Any:
+    """The router with `user` in the scope, as AuthMiddlewareStack would put it, and the
+    client's address as daphne would."""
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        return await ROUTER({**scope, "user": user or AnonymousUser()}, receive, send)
+        scope = {**scope, "user": user or AnonymousUser(), "client": (address, 50000)}
+        return await ROUTER(scope, receive, send)
 
     return app
 
@@ -34,8 +36,13 @@ def as_user(user: Any) -> Any:
 class Client:
     """One browser: a communicator plus the protocol's bookkeeping."""
 
-    def __init__(self, match_id: int, user: Any = None) -> None:
-        self.ws = WebsocketCommunicator(as_user(user), f"/ws/match/{match_id}/")
+    # Every client made, so a test's teardown closes them all (the `close_clients` fixture):
+    # a socket left open would clean up after the next test had begun.
+    made: ClassVar[list[Client]] = []
+
+    def __init__(self, match_id: int, user: Any = None, address: str = "127.0.0.1") -> None:
+        self.ws = WebsocketCommunicator(as_user(user, address), f"/ws/match/{match_id}/")
+        Client.made.append(self)
         self.version = 0
         self.seen: list[dict[str, Any]] = []
 

@@ -18,7 +18,7 @@ from rules.match import match_from_json, match_to_json
 from rules.state import FrameState, make_balls
 from tests.game.helpers import Client
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
 
 
 async def _trio(match, players):  # type: ignore[no-untyped-def]

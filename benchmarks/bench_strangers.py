@@ -1,0 +1,240 @@
+"""What a crowd and an attack cost a match: `make bench-strangers`.
+
+One daphne (SQLite, in-memory layer), one match: two players playing a request every
+`--interval` seconds and `--spectators` honest spectators (1,000), each from its own loopback
+address. Run twice: quietly, then with `--hostile` sockets (200) from a few addresses flooding
+`hello`, `ping` and `aim` (half just inside the rate limit, half far over it, reconnecting
+whenever they are closed). Reports, for each run, the players' ack p50/p99 (send to ack) and
+the spectators' event p50/p99 (send to each spectator's copy), and whether every honest
+spectator received every event. The last line printed is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_live import EVENT_HEAD, Server, _percentile, next_move  # noqa: E402
+
+from tests.live.harness import run_json  # noqa: E402
+
+HOSTILE_ADDRESSES = 10  # the attack comes from this many addresses (20 sockets each)
+
+
+def django_setup() -> dict[str, Any]:
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from game import service
+    from tests.live.harness import logged_in_session
+
+    call_command("migrate", interactive=False, verbosity=0)
+    users = get_user_model().objects
+    a = users.create_user("bench-a", password=None)
+    b = users.create_user("bench-b", password=None)
+    match = service.create_match(a, b, 35, draw="A")
+    return {"cookie_name": settings.SESSION_COOKIE_NAME, "match": match.pk,
+            "A": logged_in_session(a), "B": logged_in_session(b)}  # fmt: skip
+
+
+def address(i: int) -> str:
+    """The i-th client's own loopback address (127.1.0.1, 127.1.0.2, ...)."""
+    return f"127.1.{i // 250}.{i % 250 + 1}"
+
+
+class Socket:
+    """One honest client: counts the events it receives and when."""
+
+    def __init__(self, url: str, source: str, cookie: str | None = None) -> None:
+        self.url, self.source, self.cookie = url, source, cookie
+        self.versions: list[int] = []
+        self.arrivals: dict[int, float] = {}
+        self.snapshot: dict[str, Any] | None = None
+        self.acks: dict[str, float] = {}
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+
+    async def open(self) -> None:
+        headers = {"Cookie": self.cookie} if self.cookie else None
+        self.ws = await connect(
+            self.url, additional_headers=headers, local_addr=(self.source, 0), proxy=None,
+            compression=None, open_timeout=60, ping_interval=None,
+        )  # fmt: skip
+        self.reader = asyncio.create_task(self._read())
+        await self.ws.send('{"type":"hello","protocol":1}')
+        await asyncio.wait_for(self.ready.wait(), 60)
+
+    async def _read(self) -> None:
+        with contextlib.suppress(Exception):
+            async for text in self.ws:
+                now = time.monotonic()
+                head = EVENT_HEAD.match(text)
+                if head is not None:
+                    version = int(head.group(1))
+                    self.versions.append(version)
+                    self.arrivals[version] = now
+                    if self.cookie:
+                        self.snapshot = json.loads(text)["snapshot"]
+                elif text.startswith('{"type":"welcome"'):
+                    welcome = json.loads(text)
+                    if welcome["snapshot"]:
+                        self.snapshot = welcome["snapshot"]
+                    self.ready.set()
+                elif text.startswith('{"type":"ack"'):
+                    self.acks[json.loads(text)["client_id"]] = now
+
+
+async def hostile(url: str, source: str, rate: float, stop: float, counts: dict[str, int]) -> None:
+    """A stranger flooding hello, ping and aim at `rate` a second, back as soon as closed."""
+    messages = ['{"type":"hello","protocol":1}', '{"type":"ping","version":0}',
+                '{"type":"aim","angle":1.0,"speed":3.0,"cue_ball":[0,-1150]}',
+                '{"type":"hello","protocol":1,"last_version":0}']  # fmt: skip
+    while time.monotonic() < stop:
+        try:
+            async with connect(url, local_addr=(source, 0), proxy=None, compression=None,
+                               open_timeout=10, ping_interval=None) as ws:  # fmt: skip
+                counts["connected"] += 1
+
+                async def drain() -> None:
+                    with contextlib.suppress(Exception):
+                        async for _ in ws:
+                            counts["answers"] += 1
+
+                reader = asyncio.create_task(drain())
+                while time.monotonic() < stop:
+                    await ws.send(random.choice(messages))
+                    counts["sent"] += 1
+                    await asyncio.sleep(1 / rate)
+                reader.cancel()
+        except Exception:
+            counts["refused_or_closed"] += 1
+            await asyncio.sleep(0.2)
+
+
+async def run(setup: dict[str, Any], port: int, args: argparse.Namespace, attack: bool):  # type: ignore[no-untyped-def]
+    url = f"ws://127.0.0.1:{port}/ws/match/{setup['match']}/"
+    name = setup["cookie_name"]
+    players = {s: Socket(url, "127.0.0.1", f"{name}={setup[s]}") for s in ("A", "B")}
+    watchers = [Socket(url, address(i)) for i in range(args.spectators)]
+    gate = asyncio.Semaphore(20)
+
+    async def open_one(s: Socket) -> None:
+        async with gate:
+            await s.open()
+
+    await asyncio.gather(*(open_one(s) for s in (*players.values(), *watchers)))
+    start = time.monotonic()
+    stop = start + args.duration
+    counts = {"connected": 0, "sent": 0, "answers": 0, "refused_or_closed": 0}
+    attackers = []
+    if attack:
+        for i in range(args.hostile):
+            rate = 9.0 if i % 2 else 100.0  # just inside the limit, or far over it
+            source = f"127.2.0.{i % HOSTILE_ADDRESSES + 1}"
+            attackers.append(asyncio.create_task(hostile(url, source, rate, stop, counts)))
+        await asyncio.sleep(2)  # let the flood build
+    sent: dict[int, float] = {}  # version -> when its request was sent
+    acks: list[float] = []
+    rng = random.Random(1)
+    n = 0
+    while time.monotonic() < stop:
+        newest = max(players.values(), key=lambda p: len(p.versions))
+        snap = newest.snapshot
+        assert snap is not None
+        actor = players[snap["scoreboard"]["to_act"]]
+        n += 1
+        client_id = f"{'x' if attack else 'q'}{n}"
+        message = next_move(snap, client_id, rng)
+        sent[snap["version"] + 1] = t0 = time.monotonic()
+        await actor.ws.send(json.dumps(message))
+        while client_id not in actor.acks and time.monotonic() < t0 + 10:
+            await asyncio.sleep(0.002)
+        if client_id in actor.acks:
+            acks.append(actor.acks[client_id] - t0)
+        while snap["version"] + 1 not in actor.arrivals and time.monotonic() < t0 + 10:
+            await asyncio.sleep(0.002)
+        await asyncio.sleep(args.interval)
+    await asyncio.sleep(2)  # the last event reaches everyone
+    for task in attackers:
+        task.cancel()
+    events = [
+        (w.arrivals[v] - t) * 1000 for w in watchers for v, t in sent.items() if v in w.arrivals
+    ]
+    missing = sum(1 for w in watchers for v in sent if v not in w.arrivals)
+    for s in (*players.values(), *watchers):
+        with contextlib.suppress(Exception):
+            await s.ws.close()
+    ack_ms = sorted(a * 1000 for a in acks)
+    events.sort()
+    return {
+        "requests": len(sent),
+        "ack_p50_ms": _percentile(ack_ms, 50), "ack_p99_ms": _percentile(ack_ms, 99),
+        "event_p50_ms": _percentile(events, 50), "event_p99_ms": _percentile(events, 99),
+        "honest_spectators": len(watchers), "events_missed": missing,
+        "every_spectator_got_every_event": missing == 0,
+        **({"hostile": counts} if attack else {}),
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--spectators", type=int, default=1000)
+    parser.add_argument("--hostile", type=int, default=200)
+    parser.add_argument("--interval", type=float, default=1.0, help="seconds between requests")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of play per run")
+    parser.add_argument("--django-setup", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.django_setup:
+        print(json.dumps(django_setup()))
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    results = {}
+    # Room in the match for the honest crowd and the attackers alike: the flood is the test.
+    room = args.spectators + args.hostile + 10
+    with tempfile.TemporaryDirectory(prefix="bench-strangers-") as tmp:
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        env |= {"DJANGO_SETTINGS_MODULE": "snooker_site.settings", "DEBUG": "false",
+                "SECRET_KEY": "bench-" + "x" * 60, "PYTHONPATH": str(ROOT),
+                "PYTHONUNBUFFERED": "1", "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3",
+                "SNOOKER_MAX_SOCKETS_PER_MATCH": str(room)}  # fmt: skip
+        setup = run_json(env, __file__, "--django-setup", timeout=600)
+        server = Server("daphne", env, Path(tmp))
+        try:
+            server.wait_healthy()
+            for attack in (False, True):
+                label = "under_attack" if attack else "quiet"
+                crowd = f"2 players + {args.spectators} spectators"
+                print(f"{label}: {crowd}" + (f" + {args.hostile} hostile" if attack else ""))
+                results[label] = asyncio.run(run(setup, server.port, args, attack))
+                print(f"  {results[label]}", flush=True)
+            results["server_tracebacks"] = server.server_errors()  # type: ignore[assignment]
+            results["peak_rss_mb"] = server.peak_rss_mb()  # type: ignore[assignment]
+        finally:
+            server.stop()
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()
