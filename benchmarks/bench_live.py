@@ -28,6 +28,7 @@ import os
 import random
 import re
 import resource
+import secrets
 import sys
 import tempfile
 import time
@@ -391,7 +392,10 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix=f"bench-live-{kind}-") as tmp:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         env |= {"DJANGO_SETTINGS_MODULE": "snooker_site.settings", "DEBUG": "false",
-                "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}  # fmt: skip
+                "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1",
+                # DEBUG off needs a key of its own; the servers speak plain HTTP on loopback.
+                "SECRET_KEY": secrets.token_urlsafe(64),
+                "SECURE_SSL_REDIRECT": "false"}  # fmt: skip
         database: ScratchDatabase | None = None
         prefix = f"bench-{uuid.uuid4().hex[:12]}"
         redis = redis_url()

@@ -2,10 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+
+from game import accounts
+
+if TYPE_CHECKING:
+    _UserCreationForm = UserCreationForm[User]
+else:  # the stubs' generic is not subscriptable at run time
+    _UserCreationForm = UserCreationForm
+
+
+class SignUpForm(_UserCreationForm):
+    """Joining the club: a name no member's looks like (game/accounts.py), a password, and an
+    e-mail address for resetting a forgotten password."""
+
+    email = forms.EmailField(
+        required=False, help_text="Optional; only used to reset a forgotten password."
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        # Django's check (the name taken, in any case) returns None when it refuses the name.
+        username: str | None = super().clean_username()
+        if username:
+            accounts.validate_new_username(username)
+        return username  # type: ignore[return-value]
 
 
 class NewMatchForm(forms.Form):

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import User
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import service
-from game.forms import NewMatchForm
+from game import accounts, service
+from game.forms import NewMatchForm, SignUpForm
 from game.models import Match
 from game.protocol.constants import page_constants
 
@@ -39,12 +39,34 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    wait = accounts.throttled_by_address(request, "signup", settings.SNOOKER_SIGNUP_RATE)
+    if wait is not None:
+        return accounts.too_many(request, "sign-up", wait)
+    form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("index")
     return render(request, "registration/signup.html", {"form": form})
+
+
+_password_reset = auth_views.PasswordResetView.as_view()
+
+
+def _reset_email(group: str, request: HttpRequest) -> str:
+    return str(request.POST.get("email", "")).strip().casefold()
+
+
+@require_http_methods(["GET", "POST"])
+def password_reset(request: HttpRequest) -> HttpResponseBase:
+    """Django's password reset, counted per address and per e-mail address."""
+    rate = settings.SNOOKER_PASSWORD_RESET_RATE
+    wait = accounts.throttled_by_address(request, "password_reset", rate)
+    if wait is None:
+        wait = accounts.throttled(request, "password_reset_email", rate, _reset_email)
+    if wait is not None:
+        return accounts.too_many(request, "password reset", wait)
+    return _password_reset(request)
 
 
 @login_required

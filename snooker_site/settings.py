@@ -5,10 +5,14 @@ database named by DATABASE_URL and the Redis named by REDIS_URL.
 """
 
 import os
+import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypedDict
 
 import dj_database_url
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -20,8 +24,17 @@ def _env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
 DEBUG = _env_flag("DEBUG", default=True)
+# Fail closed: a server with DEBUG off never starts on a key that is written in this file.
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. With DEBUG=false the server refuses to start on the "
+            "development key: set the SECRET_KEY environment variable to a long random value "
+            "(e.g. `python -c 'import secrets; print(secrets.token_urlsafe(64))'`)."
+        )
+    SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
 ALLOWED_HOSTS = [
     host.strip()
     for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
@@ -37,6 +50,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
+    "csp",
     "game",
 ]
 
@@ -48,6 +63,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a login refused for lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "snooker_site.urls"
@@ -107,6 +125,22 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Counters of the sign-up and password-reset throttles (game/accounts.py) live in the
+# "throttle" cache: in Redis when several processes share one, else in this process's memory
+# (one process, one count). The login lockout (django-axes) keeps its counts in the database.
+CACHES: dict[str, dict[str, Any]] = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": f"{os.environ.get('CHANNEL_LAYER_PREFIX') or 'asgi'}:throttle",
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
+    ),
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -175,3 +209,105 @@ SNOOKER: SnookerSettings = {
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "index"
 LOGOUT_REDIRECT_URL = "index"
+
+# --- Accounts ---------------------------------------------------------------------------------
+# django-axes locks out logins: after SNOOKER_LOGIN_FAILURES failed logins from one address
+# (whatever the names tried) or against one account (from whatever addresses), further logins
+# from that address or to that account are refused with 429 until SNOOKER_LOGIN_COOLOFF seconds
+# have passed without another failure. Its counts are in the database, so every process sees
+# them. A success does not reset the counts: otherwise anyone with an account of their own
+# could clear their address's failures by logging into it between guesses.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("SNOOKER_LOGIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = timedelta(seconds=int(os.environ.get("SNOOKER_LOGIN_COOLOFF", "900")))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "game.accounts.client_address"
+AXES_LOCKOUT_CALLABLE = "game.accounts.lockout_response"
+AXES_ENABLE_ADMIN = False
+
+
+def _rate(name: str, default: str) -> str:
+    """A django-ratelimit rate from the environment ("count/period": 10/h, 5/15m), checked at
+    start-up so that a typo stops the server rather than every sign-up."""
+    value = os.environ.get(name) or default
+    if not re.fullmatch(r"\d+/\d*[smhd]", value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a rate such as 10/h or 5/15m.")
+    return value
+
+
+# django-ratelimit counts POSTs per address (IPv6 per /64) in the "throttle" cache; the next
+# POST over the rate is answered 429 until the window ends. Password reset is counted per
+# e-mail address too, so that nobody can fill someone's mailbox from many addresses.
+SNOOKER_SIGNUP_RATE = _rate("SNOOKER_SIGNUP_RATE", "10/h")
+SNOOKER_PASSWORD_RESET_RATE = _rate("SNOOKER_PASSWORD_RESET_RATE", "5/h")
+RATELIMIT_USE_CACHE = "throttle"
+# (django_ratelimit is deliberately not in INSTALLED_APPS: its app adds nothing but a system
+# check that accepts only memcached and django-redis, and so fails the built-in RedisCache and
+# the one-process memory cache that are right here.)
+
+# Password reset mail: printed on the console unless an SMTP server is named.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = _env_flag("EMAIL_USE_TLS", default=True)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Snooker Club <webmaster@localhost>"
+
+# --- Deployment -------------------------------------------------------------------------------
+# Secure unless told otherwise when DEBUG is off; each can be set by the environment. Behind a
+# proxy that ends TLS, name the header it sets (SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto, or
+# Header-Name=value when the value is not "https"); without it a request is secure only when
+# daphne itself served it over TLS, and the SSL redirect would loop.
+_SECURE = not DEBUG
+SESSION_COOKIE_SECURE = _env_flag("SESSION_COOKIE_SECURE", default=_SECURE)
+CSRF_COOKIE_SECURE = _env_flag("CSRF_COOKIE_SECURE", default=_SECURE)
+SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", default=_SECURE)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (31_536_000 if _SECURE else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=_SECURE)
+SECURE_HSTS_PRELOAD = _env_flag("SECURE_HSTS_PRELOAD", default=_SECURE)
+
+
+def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
+    if not value.strip():
+        return None
+    name, _, secure_value = value.partition("=")
+    meta = "HTTP_" + name.strip().upper().replace("-", "_")
+    return (meta, secure_value.strip() or "https")
+
+
+SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", ""))
+# Django's defaults, named here because the static files' headers (snooker_site/headers.py)
+# are built from the same settings as the pages'.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts only from this origin's files (the match page
+# loads one module; nothing inline, no eval), no inline styles, no plugins, no framing, and
+# connections only to this origin, websockets included (CSP 3 lets 'self' match ws: and wss:
+# on the same host and port; SNOOKER_CSP_CONNECT_SRC adds sources, e.g. wss://club.example.org
+# for browsers older than that).
+CONTENT_SECURITY_POLICY: dict[str, Any] = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF, *os.environ.get("SNOOKER_CSP_CONNECT_SRC", "").split()],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}

@@ -21,3 +21,17 @@ def _close_connections_after_each_call() -> None:
 
     for connection in connections.all():
         connection.settings_dict["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture(autouse=True)
+def _throttle_counts_of_its_own(settings):  # type: ignore[no-untyped-def]
+    """The sign-up and password-reset throttles count in the "throttle" cache, in Redis when
+    REDIS_URL is set: each test counts in an empty cache in memory instead, so that test runs
+    sharing a Redis never count each other's sign-ups."""
+    from django.core.cache import caches
+
+    settings.CACHES = {
+        **settings.CACHES,
+        "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"},
+    }
+    caches["throttle"].clear()

@@ -39,7 +39,7 @@ def open_match(context: BrowserContext, server: Server) -> Page:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
     page.goto(f"{server.url}/match/{server.match_id}/?playback={PLAYBACK}")
-    page.wait_for_function("window.snookerState && snookerState().connection === 'open'")
+    page.wait_for_function("() => window.snookerState && snookerState().connection === 'open'")
     return page
 
 
@@ -211,7 +211,9 @@ def test_a_match_followed_by_two_players_and_a_spectator(
         arg=found.angle,
     )
     strike(alice)
-    spectator.wait_for_function("snookerState().animating || snookerState().shownVersion === 2")
+    spectator.wait_for_function(
+        "() => snookerState().animating || snookerState().shownVersion === 2"
+    )
     settled(pages, 2)
     snap = check_against_server(pages, server)
     assert snap["scoreboard"]["to_act"] == "B" and not snap["frame"]["in_hand"]
@@ -296,7 +298,7 @@ def test_a_match_followed_by_two_players_and_a_spectator(
 
     # --- 4. The spectator reloads mid-frame: the same table at once ------------------------
     spectator.reload()
-    spectator.wait_for_function("window.snookerState && snookerState().connection === 'open'")
+    spectator.wait_for_function("() => window.snookerState && snookerState().connection === 'open'")
     settled([spectator], 5)
     check_against_server(pages, server)
     assert state(spectator)["presented"] == []  # nothing replayed: the welcome snapshot
@@ -304,7 +306,7 @@ def test_a_match_followed_by_two_players_and_a_spectator(
     # --- 5. Bob's socket dies; Alice plays meanwhile; Bob catches up once ------------------
     contexts["bob"].set_offline(True)
     bob.evaluate("() => { const ws = snookerSocket(); if (ws) ws.close(); }")
-    bob.wait_for_function("snookerState().connection !== 'open'")
+    bob.wait_for_function("() => snookerState().connection !== 'open'")
     expect(bob.get_by_test_id("connection-banner")).to_be_visible()
     # Alice plays a colour: the nomination follows the ball aimed at.
     balls = snap["frame"]["balls"]
@@ -331,7 +333,7 @@ def test_a_match_followed_by_two_players_and_a_spectator(
 
     # --- 6. A player's reload lands in the same state -------------------------------------
     alice.reload()
-    alice.wait_for_function("window.snookerState && snookerState().connection === 'open'")
+    alice.wait_for_function("() => window.snookerState && snookerState().connection === 'open'")
     settled(pages, 6)
     check_against_server(pages, server)
     for context in contexts.values():

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import secrets
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -58,6 +59,9 @@ def server_env() -> Iterator[dict[str, str]]:
         "REDIS_URL": redis,
         "CHANNEL_LAYER_PREFIX": prefix,
         "DEBUG": "false",
+        # DEBUG off needs a key of its own, and these servers speak plain HTTP on loopback.
+        "SECRET_KEY": secrets.token_urlsafe(64),
+        "SECURE_SSL_REDIRECT": "false",
         "PYTHONUNBUFFERED": "1",
     }
     try:

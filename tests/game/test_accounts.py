@@ -1,0 +1,318 @@
+"""Accounts: login lockout, sign-up and reset throttles, password change and reset, and names
+that look like a member's (docs/security.md, "Accounts")."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.core import mail
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.utils import timezone
+from pytest_django.fixtures import Settings as SettingsWrapper
+
+from game import accounts
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "green-baize-77"
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return get_user_model().objects.create_user("alice", "alice@example.org", PASSWORD)
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return get_user_model().objects.create_user("bob", "bob@example.org", PASSWORD)
+
+
+def log_in(client: Client, username: str, password: str, address: str = "192.0.2.1") -> int:
+    response = client.post(
+        "/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+    return response.status_code
+
+
+def logged_in_as(client: Client) -> str | None:
+    user = client.get("/").wsgi_request.user
+    return user.get_username() if user.is_authenticated else None
+
+
+# --- login lockout (django-axes) --------------------------------------------------------------
+
+
+@pytest.fixture
+def three_failures(settings: SettingsWrapper) -> None:
+    settings.AXES_FAILURE_LIMIT = 3
+
+
+@pytest.mark.usefixtures("three_failures")
+def test_wrong_passwords_lock_the_address_out_even_with_the_right_one(
+    client: Client, alice: User, bob: User
+) -> None:
+    assert [log_in(client, "alice", "wrong") for _ in range(2)] == [200, 200]
+    response = client.post(
+        "/accounts/login/", {"username": "alice", "password": "wrong"}, REMOTE_ADDR="192.0.2.1"
+    )
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "Too many attempts" in page and "15 minutes" in page
+    assert response["Retry-After"] == "900"
+    # The right password from that address, to that account or another, is refused.
+    assert log_in(client, "alice", PASSWORD) == 429
+    assert log_in(client, "bob", PASSWORD) == 429
+    assert logged_in_as(client) is None
+    # Bob from another address is not held up.
+    assert log_in(client, "bob", PASSWORD, address="198.51.100.7") == 302
+    assert logged_in_as(client) == "bob"
+
+
+@pytest.mark.usefixtures("three_failures")
+def test_wrong_passwords_from_many_addresses_lock_the_account(
+    client: Client, alice: User, bob: User
+) -> None:
+    for n in range(3):
+        log_in(client, "alice", "wrong", address=f"203.0.113.{n + 1}")
+    assert log_in(client, "alice", PASSWORD, address="203.0.113.99") == 429
+    assert logged_in_as(client) is None
+    assert log_in(client, "bob", PASSWORD, address="203.0.113.99") == 302
+
+
+@pytest.mark.usefixtures("three_failures")
+def test_an_ipv6_host_is_one_address_across_its_64(client: Client, alice: User) -> None:
+    for n in range(3):
+        log_in(client, f"guess{n}", "wrong", address=f"2001:db8:1:2::{n + 1:x}")
+    assert log_in(client, "alice", PASSWORD, address="2001:db8:1:2:ffff::1") == 429
+    assert log_in(client, "alice", PASSWORD, address="2001:db8:1:3::1") == 302
+
+
+@pytest.mark.usefixtures("three_failures")
+def test_logging_into_an_own_account_does_not_clear_the_address(
+    client: Client, alice: User, bob: User
+) -> None:
+    """A success resets nothing: else an attacker with an account could log into it between
+    guesses and never reach the limit."""
+    log_in(client, "alice", "wrong")
+    log_in(client, "alice", "wrong")
+    assert log_in(client, "bob", PASSWORD) == 302
+    client.post("/accounts/logout/")
+    assert log_in(client, "alice", "wrong") == 429
+    assert log_in(client, "alice", PASSWORD) == 429
+
+
+@pytest.mark.usefixtures("three_failures")
+def test_the_lockout_ends_after_the_cool_off(client: Client, alice: User) -> None:
+    for _ in range(3):
+        log_in(client, "alice", "wrong")
+    assert log_in(client, "alice", PASSWORD) == 429
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
+    assert log_in(client, "alice", PASSWORD) == 302
+
+
+def test_the_limits_come_from_the_environment_with_defaults(settings: SettingsWrapper) -> None:
+    assert settings.AXES_LOCKOUT_PARAMETERS == ["ip_address", "username"]
+    assert settings.AXES_RESET_ON_SUCCESS is False
+    # The defaults (SNOOKER_LOGIN_FAILURES, SNOOKER_LOGIN_COOLOFF, SNOOKER_*_RATE unset).
+    assert settings.AXES_FAILURE_LIMIT == 10
+    assert settings.AXES_COOLOFF_TIME.total_seconds() == 15 * 60
+    assert settings.SNOOKER_SIGNUP_RATE == "10/h"
+    assert settings.SNOOKER_PASSWORD_RESET_RATE == "5/h"
+
+
+# --- sign-up and password-reset throttles (django-ratelimit) ----------------------------------
+
+
+def sign_up(client: Client, username: str, address: str = "192.0.2.1", **extra: str) -> int:
+    data = {"username": username, "password1": PASSWORD, "password2": PASSWORD, **extra}
+    return client.post("/accounts/signup/", data, REMOTE_ADDR=address).status_code
+
+
+def test_sign_ups_are_counted_per_address(client: Client, settings: SettingsWrapper) -> None:
+    settings.SNOOKER_SIGNUP_RATE = "2/h"
+    assert sign_up(client, "carol") == 302
+    client.post("/accounts/logout/")
+    assert sign_up(client, "dave") == 302
+    client.post("/accounts/logout/")
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "erin", "password1": PASSWORD, "password2": PASSWORD},
+        REMOTE_ADDR="192.0.2.1",
+    )
+    assert response.status_code == 429
+    assert "Too many sign-up requests" in " ".join(response.content.decode().split())
+    assert 0 < int(response["Retry-After"]) <= 3600
+    assert not User.objects.filter(username="erin").exists()
+    # Failed attempts count too; another address is not held up.
+    assert sign_up(client, "erin", address="198.51.100.7") == 302
+
+
+def test_password_reset_is_counted_per_address_and_per_email(
+    client: Client, settings: SettingsWrapper, alice: User
+) -> None:
+    settings.SNOOKER_PASSWORD_RESET_RATE = "2/h"
+
+    def reset(email: str, address: str) -> int:
+        response = client.post("/accounts/password_reset/", {"email": email}, REMOTE_ADDR=address)
+        return response.status_code
+
+    assert [reset("alice@example.org", "192.0.2.1") for _ in range(3)] == [302, 302, 429]
+    assert len(mail.outbox) == 2
+    # The same mailbox from another address: still counted against the e-mail address.
+    assert reset("ALICE@example.org", "198.51.100.7") == 429
+    assert reset("nobody@example.org", "198.51.100.7") == 302
+    assert len(mail.outbox) == 2
+
+
+# --- password change and reset ----------------------------------------------------------------
+
+
+def test_every_password_page_answers(client: Client, alice: User) -> None:
+    for path in ("/accounts/password_reset/", "/accounts/password_reset/done/",
+                 "/accounts/reset/done/", "/accounts/reset/MQ/bad-token/"):  # fmt: skip
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "Snooker Club" in response.content.decode()
+    assert "no longer works" in client.get("/accounts/reset/MQ/bad-token/").content.decode()
+    assert client.get("/accounts/password_change/").status_code == 302  # to the login page
+    client.force_login(alice)
+    for path in ("/accounts/password_change/", "/accounts/password_change/done/"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+    assert 'href="/accounts/password_change/"' in client.get("/").content.decode()
+    client.logout()
+    assert 'href="/accounts/password_reset/"' in client.get("/accounts/login/").content.decode()
+
+
+def test_password_change(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    new = {"new_password1": "pink-ball-66", "new_password2": "pink-ball-66"}
+    response = client.post("/accounts/password_change/", {"old_password": "wrong", **new})
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
+    response = client.post("/accounts/password_change/", {"old_password": PASSWORD, **new})
+    assert response.status_code == 302 and response["Location"] == "/accounts/password_change/done/"
+    assert logged_in_as(client) == "alice"  # the session survives the change
+    client.logout()
+    assert log_in(client, "alice", PASSWORD) == 200
+    assert log_in(client, "alice", "pink-ball-66") == 302
+
+
+def test_the_whole_password_reset(client: Client, alice: User, bob: User) -> None:
+    response = client.post("/accounts/password_reset/", {"email": "alice@example.org"})
+    assert response.status_code == 302 and response["Location"] == "/accounts/password_reset/done/"
+    assert "Check your e-mail" in client.get(response["Location"]).content.decode()
+    [message] = mail.outbox
+    assert message.to == ["alice@example.org"]
+    assert message.subject == "Your Snooker Club password"
+    assert message.from_email == "Snooker Club <webmaster@localhost>"
+    assert "alice" in message.body
+    link = re.search(r"http://testserver(/accounts/reset/[^/\s]+/[^/\s]+/)", message.body)
+    assert link is not None, message.body
+
+    # The link leads to a form (Django moves the token into the session first).
+    response = client.get(link.group(1))
+    assert response.status_code == 302
+    form_url = response["Location"]
+    assert "Choose a new password" in client.get(form_url).content.decode()
+    response = client.post(
+        form_url, {"new_password1": "pink-ball-66", "new_password2": "pink-ball-66"}
+    )
+    assert response.status_code == 302 and response["Location"] == "/accounts/reset/done/"
+    assert "Password set" in client.get("/accounts/reset/done/").content.decode()
+
+    assert log_in(client, "alice", PASSWORD) == 200
+    assert log_in(client, "alice", "pink-ball-66") == 302
+    # The link works once.
+    client.logout()
+    assert "no longer works" in client.get(link.group(1), follow=True).content.decode()
+
+
+def test_a_reset_for_an_unknown_address_sends_nothing_and_says_the_same(client: Client) -> None:
+    response = client.post("/accounts/password_reset/", {"email": "nobody@example.org"})
+    assert response.status_code == 302 and response["Location"] == "/accounts/password_reset/done/"
+    assert mail.outbox == []
+
+
+def test_sign_up_keeps_the_email_for_resets(client: Client) -> None:
+    assert sign_up(client, "carol", email="carol@example.org") == 302
+    assert User.objects.get(username="carol").email == "carol@example.org"
+
+
+# --- names that look like a member's ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("\u0430lice", "mixes alphabets"),  # Cyrillic а
+        ("ALICE", "already exists"),  # Django's own case-insensitive check
+        ("aIice", "looks the same"),  # capital I for l
+        ("a1ice", "looks the same"),
+        ("ａｌｉｃｅ", "already exists"),  # full width, NFKC
+        ("\u0430\u04c0\u0456\u0441\u0435", "looks the same"),  # all Cyrillic: аӀісе
+        ("ALlCE", "looks the same"),  # lower-case l for the I of ALICE
+    ],
+)
+def test_a_name_that_looks_like_a_members_is_refused(
+    client: Client, alice: User, name: str, why: str
+) -> None:
+    response = client.post(
+        "/accounts/signup/", {"username": name, "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert response.status_code == 200
+    assert why in " ".join(response.content.decode().split())
+    assert User.objects.count() == 1
+
+
+def test_cyrillic_names_are_welcome_and_protected_too(client: Client, alice: User) -> None:
+    assert sign_up(client, "Алиса") == 302
+    assert User.objects.filter(username="Алиса").exists()
+    client.post("/accounts/logout/")
+    for lookalike in ("Aлиса", "АЛИСА", "алисa"):  # Latin A; upper case; a Latin a at the end
+        response = client.post(
+            "/accounts/signup/",
+            {"username": lookalike, "password1": PASSWORD, "password2": PASSWORD},
+        )
+        assert response.status_code == 200 and "errorlist" in response.content.decode(), lookalike
+    assert sign_up(client, "Борис") == 302
+
+
+def test_the_rule_in_one_place() -> None:
+    assert accounts.likeness("\u0430lice") == accounts.likeness("alice") == {"alice", "ALlCE"}
+    assert accounts.likeness("aIice") & accounts.likeness("Alice")
+    assert accounts.likeness("b0b") & accounts.likeness("bob")
+    assert "rn" in accounts.likeness("m")  # UTS #39: m looks like rn
+    assert not accounts.likeness("ALLCE") & accounts.likeness("alice")
+    assert not accounts.likeness("Алиса") & accounts.likeness("alice")
+    assert accounts.lookalike_of("АЛИСА", ["bob", "алиса"]) == "алиса"
+    assert accounts.mixes_lookalike_scripts("Ivan_Иван")
+    assert not accounts.mixes_lookalike_scripts("Алиса2000")
+    assert not accounts.mixes_lookalike_scripts("Zürich_1")
+
+
+def test_the_validator_stands_alone(alice: User) -> None:
+    accounts.validate_new_username("Борис")
+    with pytest.raises(ValidationError) as refused:
+        accounts.validate_new_username("ALlCE")  # a lower-case l for the I of ALICE
+    assert refused.value.code == "lookalike"
+    with pytest.raises(ValidationError) as refused:
+        accounts.validate_new_username("\u0430lice")
+    assert refused.value.code == "mixed_scripts"
+
+
+def test_client_address() -> None:
+    from django.test import RequestFactory
+
+    def of(address: str) -> str:
+        return accounts.client_address(RequestFactory().get("/", REMOTE_ADDR=address))
+
+    assert of("192.0.2.1") == "192.0.2.1"
+    assert of("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::"
+    assert of("::ffff:192.0.2.1") == "192.0.2.1"
+    assert of("") == ""

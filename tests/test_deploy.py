@@ -1,0 +1,306 @@
+"""Deployment fails closed (docs/security.md, "Deployment"): no production start on the
+development key, secure cookies, HSTS and the SSL redirect by default with DEBUG off, `check
+--deploy` clean, a Content-Security-Policy on the pages and the same headers on /static/; and
+`make run` still starts on a fresh machine with nothing set."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.core.asgi import get_asgi_application
+from django.test import Client
+from pytest_django.fixtures import Settings
+
+from snooker_site.headers import SecurityHeaders, security_headers
+from tests.live.harness import Daphne, run_python
+
+ROOT = Path(__file__).resolve().parent.parent
+# Everything a deployment sets; a "fresh machine" has none of them.
+KNOBS = (
+    "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL",
+    "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER",
+    "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS",
+    "DEFAULT_FROM_EMAIL", "SNOOKER_LOGIN_FAILURES", "SNOOKER_LOGIN_COOLOFF",
+    "SNOOKER_SIGNUP_RATE", "SNOOKER_PASSWORD_RESET_RATE", "SNOOKER_CSP_CONNECT_SRC",
+)  # fmt: skip
+SETTINGS = (
+    "DEBUG", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
+    "SECURE_PROXY_SSL_HEADER", "EMAIL_BACKEND", "AXES_FAILURE_LIMIT", "SNOOKER_SIGNUP_RATE",
+)  # fmt: skip
+
+
+def environment(**values: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in KNOBS}
+    env.update(DJANGO_SETTINGS_MODULE="snooker_site.settings", PYTHONUNBUFFERED="1", **values)
+    return env
+
+
+def production(tmp_path: Path, **values: str) -> dict[str, str]:
+    return environment(
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(64),
+        ALLOWED_HOSTS="club.example.org",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        **values,
+    )
+
+
+def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def settings_under(env: dict[str, str]) -> dict[str, Any]:
+    code = (
+        "import json, django; from django.conf import settings; django.setup(); "
+        f"print(json.dumps({{k: getattr(settings, k) for k in {SETTINGS!r}}}))"
+    )
+    done = run(env, "-c", code)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+# --- failing closed ---------------------------------------------------------------------------
+
+
+def test_check_deploy_passes_under_a_production_environment(tmp_path: Path) -> None:
+    done = run(production(tmp_path), "manage.py", "check", "--deploy", "--fail-level", "WARNING")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_check_deploy_catches_a_weak_production(tmp_path: Path) -> None:
+    """The check the test above passes is a real one: switch one protection off and it fails."""
+    env = production(tmp_path, SECURE_HSTS_SECONDS="0", SESSION_COOKIE_SECURE="false")
+    done = run(env, "manage.py", "check", "--deploy", "--fail-level", "WARNING")
+    assert done.returncode != 0
+    assert "security.W004" in done.stderr and "security.W012" in done.stderr
+
+
+def test_debug_off_without_a_secret_key_refuses_to_start(tmp_path: Path) -> None:
+    env = production(tmp_path)
+    del env["SECRET_KEY"]
+    for args in (("manage.py", "check"), ("-c", "import snooker_site.asgi")):
+        done = run(env, *args)
+        assert done.returncode != 0
+        assert "ImproperlyConfigured: SECRET_KEY is not set" in done.stderr, done.stderr
+
+
+def test_debug_off_is_secure_by_default(tmp_path: Path) -> None:
+    assert settings_under(production(tmp_path)) == {
+        "DEBUG": False,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_SSL_REDIRECT": True,
+        "SECURE_HSTS_SECONDS": 31_536_000,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+        "SECURE_HSTS_PRELOAD": True,
+        "SECURE_PROXY_SSL_HEADER": None,
+        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+        "AXES_FAILURE_LIMIT": 10,
+        "SNOOKER_SIGNUP_RATE": "10/h",
+    }
+
+
+def test_each_protection_is_set_by_the_environment(tmp_path: Path) -> None:
+    env = production(
+        tmp_path,
+        SESSION_COOKIE_SECURE="false", CSRF_COOKIE_SECURE="0", SECURE_SSL_REDIRECT="no",
+        SECURE_HSTS_SECONDS="60", SECURE_HSTS_INCLUDE_SUBDOMAINS="false",
+        SECURE_HSTS_PRELOAD="off", SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto",
+        EMAIL_HOST="smtp.example.org", SNOOKER_LOGIN_FAILURES="4", SNOOKER_SIGNUP_RATE="3/15m",
+    )  # fmt: skip
+    assert settings_under(env) == {
+        "DEBUG": False,
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+        "SECURE_SSL_REDIRECT": False,
+        "SECURE_HSTS_SECONDS": 60,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": False,
+        "SECURE_HSTS_PRELOAD": False,
+        "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "AXES_FAILURE_LIMIT": 4,
+        "SNOOKER_SIGNUP_RATE": "3/15m",
+    }
+    env["SECURE_PROXY_SSL_HEADER"] = "X-Forwarded-Scheme=secure"
+    assert settings_under(env)["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_SCHEME", "secure"]
+
+
+def test_smtp_is_configured_by_the_environment(tmp_path: Path) -> None:
+    env = production(
+        tmp_path, EMAIL_HOST="smtp.example.org", EMAIL_PORT="465", EMAIL_HOST_USER="club",
+        EMAIL_HOST_PASSWORD="s3cret", EMAIL_USE_TLS="false",
+        DEFAULT_FROM_EMAIL="Club <club@example.org>",
+    )  # fmt: skip
+    code = (
+        "import json, django; from django.conf import settings; django.setup(); "
+        "from django.core.mail import get_connection; c = get_connection(); "
+        "print(json.dumps([type(c).__module__, c.host, c.port, c.username, c.password, c.use_tls,"
+        " settings.DEFAULT_FROM_EMAIL]))"
+    )
+    done = run(env, "-c", code)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [
+        "django.core.mail.backends.smtp", "smtp.example.org", 465, "club", "s3cret", False,
+        "Club <club@example.org>",
+    ]  # fmt: skip
+
+
+def test_a_bad_rate_stops_the_start(tmp_path: Path) -> None:
+    done = run(production(tmp_path, SNOOKER_SIGNUP_RATE="ten an hour"), "manage.py", "check")
+    assert done.returncode != 0
+    assert "SNOOKER_SIGNUP_RATE='ten an hour' is not a rate" in done.stderr
+
+
+def test_a_fresh_machine_runs_with_nothing_set(tmp_path: Path) -> None:
+    """`make run` with no variables: DEBUG on, the development key, plain HTTP. (Only the
+    database is moved, to keep this test off the working copy's db.sqlite3.)"""
+    env = environment(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    assert settings_under(env)["DEBUG"] is True
+    assert settings_under(env)["SECURE_SSL_REDIRECT"] is False
+    run_python(env, "manage.py", "migrate", "--noinput", "-v", "0")
+    daphne = Daphne("fresh", env, tmp_path)
+    try:
+        daphne.wait_healthy()
+        for path in ("/", "/accounts/login/", "/static/css/site.css"):
+            with urllib.request.urlopen(f"{daphne.http_url}{path}", timeout=10) as answer:
+                assert answer.status == 200, path
+                assert answer.url == f"{daphne.http_url}{path}"  # no redirect to https
+                assert "Strict-Transport-Security" not in answer.headers
+                if path != "/static/css/site.css":  # (static headers: asgi.py wiring)
+                    assert "Content-Security-Policy" in answer.headers
+                    assert "secure" not in answer.headers.get("Set-Cookie", "").lower()
+    finally:
+        daphne.stop()
+
+
+# --- the headers: pages by middleware, /static/ by snooker_site/headers.py --------------------
+
+SECURITY = (
+    "content-security-policy", "x-content-type-options", "referrer-policy",
+    "cross-origin-opener-policy", "x-frame-options", "strict-transport-security",
+)  # fmt: skip
+
+
+async def get(app: Any, path: str, *, scheme: str = "http", **headers: str) -> dict[str, Any]:
+    """GET through an ASGI app as daphne would; status, headers (lower-case names), body."""
+    scope = {
+        "type": "http", "http_version": "1.1", "method": "GET", "scheme": scheme, "path": path,
+        "query_string": b"", "root_path": "",
+        "headers": [(b"host", b"testserver")]
+        + [(k.replace("_", "-").lower().encode(), v.encode()) for k, v in headers.items()],
+    }  # fmt: skip
+    communicator = ApplicationCommunicator(app, scope)
+    await communicator.send_input({"type": "http.request", "body": b""})
+    start = await communicator.receive_output(timeout=10)
+    body = b""
+    while True:
+        message = await communicator.receive_output(timeout=10)
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            break
+    await communicator.wait(timeout=10)
+    names = {bytes(k).decode().lower(): bytes(v).decode() for k, v in start["headers"]}
+    return {"status": start["status"], "headers": names, "body": body}
+
+
+def wrapped() -> Any:
+    """The HTTP app as snooker_site/asgi.py builds it, with the static files wrapped."""
+    return SecurityHeaders(ASGIStaticFilesHandler(get_asgi_application()))
+
+
+def test_the_policy_allows_no_inline_script_or_style(client: Client) -> None:
+    policy = client.get("/healthz")["Content-Security-Policy"]
+    directives = dict(part.split(" ", 1) for part in policy.split("; "))
+    assert directives["default-src"] == "'self'"
+    assert directives["script-src"] == "'self'"
+    assert directives["style-src"] == "'self'"
+    assert directives["connect-src"] == "'self'"
+    assert directives["object-src"] == directives["base-uri"] == "'none'"
+    assert directives["frame-ancestors"] == "'none'"
+    assert "unsafe" not in policy
+
+
+@pytest.mark.django_db
+async def test_static_files_carry_the_same_headers_as_pages(settings: Settings) -> None:
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.SECURE_HSTS_SECONDS = 3600
+    settings.SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    app = wrapped()
+    page = await get(app, "/healthz", scheme="https")
+    static = await get(app, "/static/css/site.css", scheme="https")
+    assert page["status"] == static["status"] == 200
+    assert b"--baize" in static["body"]
+    for name in SECURITY:
+        assert name in page["headers"], name
+        assert static["headers"].get(name) == page["headers"][name], name
+    assert static["headers"]["strict-transport-security"] == "max-age=3600; includeSubDomains"
+    # HSTS only over HTTPS, as for the pages.
+    plain = await get(app, "/static/css/site.css")
+    assert "strict-transport-security" not in plain["headers"]
+    assert plain["headers"]["content-security-policy"] == page["headers"]["content-security-policy"]
+    # The static handler's own headers stay.
+    assert static["headers"]["content-type"].startswith("text/css")
+
+
+async def test_a_missing_static_file_has_the_headers_too(settings: Settings) -> None:
+    settings.DEBUG = False
+    response = await get(wrapped(), "/static/nothing-here.css")
+    assert response["status"] == 404
+    assert "content-security-policy" in response["headers"]
+    assert response["headers"]["x-content-type-options"] == "nosniff"
+
+
+async def test_static_files_follow_the_proxy_header_and_the_ssl_redirect(
+    settings: Settings,
+) -> None:
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.SECURE_HSTS_SECONDS = 60
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    app = wrapped()
+    moved = await get(app, "/static/css/site.css")
+    assert moved["status"] == 301
+    assert moved["headers"]["location"] == "https://testserver/static/css/site.css"
+    proxied = await get(app, "/static/css/site.css", x_forwarded_proto="https")
+    assert proxied["status"] == 200
+    assert proxied["headers"]["strict-transport-security"].startswith("max-age=60")
+    # A host that is not ours is not redirected to.
+    settings.ALLOWED_HOSTS = ["club.example.org"]
+    assert (await get(app, "/static/css/site.css"))["status"] == 400
+
+
+def test_headers_are_built_from_the_settings(settings: Settings) -> None:
+    settings.SECURE_REFERRER_POLICY = ["same-origin", "strict-origin"]
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"default-src": ["'none'"]}}
+    headers = dict(security_headers(secure=False))
+    assert headers["Referrer-Policy"] == "same-origin,strict-origin"
+    assert headers["Content-Security-Policy"] == "default-src 'none'"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="snooker_site/asgi.py is wired by the websocket branch: "
+    '"http": SecurityHeaders(ASGIStaticFilesHandler(django_asgi_app)) -- then drop this mark',
+)
+async def test_the_served_application_wraps_its_static_files() -> None:
+    from snooker_site.asgi import application
+
+    response = await get(application, "/static/css/site.css")
+    assert response["status"] == 200
+    assert "content-security-policy" in response["headers"]
