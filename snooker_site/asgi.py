@@ -19,11 +19,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
+from snooker_site.headers import SecurityHeaders  # noqa: E402
 from snooker_site.origins import SameOriginWebsockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": ASGIStaticFilesHandler(django_asgi_app),
+        # /static/ bypasses Django's middleware: it gets the pages' security headers here.
+        "http": SecurityHeaders(ASGIStaticFilesHandler(django_asgi_app)),
         "websocket": SameOriginWebsockets(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -25,7 +25,8 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+# Django's handlers are typed with narrower mappings than ASGI's: take any ASGI callable.
+ASGIApp = Callable[..., Awaitable[None]]
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -293,11 +293,6 @@ def test_headers_are_built_from_the_settings(settings: Settings) -> None:
     assert headers["Content-Security-Policy"] == "default-src 'none'"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="snooker_site/asgi.py is wired by the websocket branch: "
-    '"http": SecurityHeaders(ASGIStaticFilesHandler(django_asgi_app)) -- then drop this mark',
-)
 async def test_the_served_application_wraps_its_static_files() -> None:
     from snooker_site.asgi import application
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from game.protocol import CLOSE_FLOOD, CLOSE_NOT_FOUND, PROTOCOL_VERSION
+from game.protocol import CLOSE_FLOOD, CLOSE_FULL, CLOSE_NOT_FOUND, PROTOCOL_VERSION
 from game.protocol.client_in import MAX_SPEED, MISCUE_LIMIT
 from rules import table
 
@@ -23,7 +23,7 @@ def page_constants() -> dict[str, Any]:
     """The table (rules/table.py), the stroke limits (client_in) and the protocol's figures."""
     return {
         "protocol": PROTOCOL_VERSION,
-        "close_codes": {"not_found": CLOSE_NOT_FOUND, "flood": CLOSE_FLOOD},
+        "close_codes": {"not_found": CLOSE_NOT_FOUND, "flood": CLOSE_FLOOD, "full": CLOSE_FULL},
         "table": {
             "half_width": table.HALF_WIDTH,
             "half_length": table.HALF_LENGTH,

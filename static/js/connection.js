@@ -84,7 +84,8 @@ export class Connection {
         this._set("gone", "there is no such match");
         return;
       }
-      this._retry(e.code === CLOSE.flood ? "too many messages" : "");
+      const why = { [CLOSE.flood]: "too many messages", [CLOSE.full]: "the table is full" };
+      this._retry(why[e.code] || (e.reason ? e.reason : ""));
     };
     ws.onerror = () => {};
   }
