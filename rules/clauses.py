@@ -133,4 +133,6 @@ BY_TESTS: Final[dict[str, str]] = {
     "R4.shot-clock": "tests/rules/test_referee.py::test_shot_clock_foul",
     "R2.first-break-draw": "tests/rules/test_match.py::test_first_break_goes_to_the_draw",
     "R2.alternate-breaks": "tests/rules/test_match.py::test_breaks_alternate_and_best_of_ends",
+    "R7.snookered-from-hand": "tests/rules/test_visibility.py (exact against a dense search)",
+    "R7.clear-path": "tests/rules/test_visibility.py (exact against a dense search)",
 }
