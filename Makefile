@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: venv run test test-js lint typecheck bench-physics bench-live bench-strangers scenarios
+.PHONY: venv run test test-js lint typecheck bench-physics bench-views bench-live bench-strangers scenarios
 
 venv: $(VENV)/.installed
 
@@ -39,6 +39,10 @@ typecheck: venv
 
 bench-physics: venv
 	$(BIN)/python benchmarks/bench_physics.py
+
+# The referee's exact views (snookered, clear path) against the sampled ones they replaced.
+bench-views: venv
+	$(BIN)/python benchmarks/bench_views.py
 
 # Live play over real websockets (daphne, and PostgreSQL + Redis for the two-process set-up),
 # e.g. `make bench-live BENCH_ARGS="--matches 5 --spectators 2 --duration 15"`.
