@@ -19,6 +19,10 @@ from rules import table
 SLIDER_MIN_SPEED: Final = 0.3
 
 
+def _wall(wall: table.Wall) -> dict[str, list[float]]:
+    return {"a": list(wall.a), "b": list(wall.b), "normal": list(wall.normal)}
+
+
 def page_constants() -> dict[str, Any]:
     """The table (rules/table.py), the stroke limits (client_in) and the protocol's figures."""
     return {
@@ -42,6 +46,9 @@ def page_constants() -> dict[str, Any]:
                     "mouth_width": p.mouth_width,
                     "jaws": [{"centre": list(j.centre), "radius": j.radius} for j in p.jaws],
                     "fall_depth": p.fall_depth,
+                    "opening": p.opening,
+                    "facings": [_wall(w) for w in p.facings],
+                    "back": _wall(p.back),
                 }
                 for p in table.POCKETS
             ],
