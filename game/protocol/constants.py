@@ -13,6 +13,7 @@ from typing import Any, Final
 from game.protocol import CLOSE_FLOOD, CLOSE_FULL, CLOSE_NOT_FOUND, PROTOCOL_VERSION
 from game.protocol.client_in import MAX_SPEED, MISCUE_LIMIT
 from rules import table
+from rules.physics import constants as physics
 
 # The slowest stroke the page's power slider offers, in m/s. Not a rule: the protocol takes
 # any speed above 0; below this a stroke barely moves the cue ball.
@@ -24,7 +25,8 @@ def _wall(wall: table.Wall) -> dict[str, list[float]]:
 
 
 def page_constants() -> dict[str, Any]:
-    """The table (rules/table.py), the stroke limits (client_in) and the protocol's figures."""
+    """The table (rules/table.py), the physics the aim guide needs (rules/physics), the stroke
+    limits (client_in) and the protocol's figures."""
     return {
         "protocol": PROTOCOL_VERSION,
         "close_codes": {"not_found": CLOSE_NOT_FOUND, "flood": CLOSE_FLOOD, "full": CLOSE_FULL},
@@ -52,6 +54,15 @@ def page_constants() -> dict[str, Any]:
                 }
                 for p in table.POCKETS
             ],
+        },
+        # The figures the aim guide (static/js/guide.js) computes a stroke with.
+        "physics": {
+            "slide_decel": physics.SLIDE_DECEL,
+            "roll_decel": physics.ROLL_DECEL,
+            "spin_decel": physics.SPIN_DECEL,
+            "ball_restitution": physics.E_BALL,
+            "ball_friction": [physics.MU_BALL_A, physics.MU_BALL_B, physics.MU_BALL_C],
+            "squirt_mass_ratio": physics.SQUIRT_MASS_RATIO,
         },
         "stroke": {
             "min_speed": SLIDER_MIN_SPEED,
