@@ -130,7 +130,9 @@ async def hostile(url: str, source: str, rate: float, stop: float, counts: dict[
                 reader.cancel()
         except Exception:
             counts["refused_or_closed"] += 1
-            await asyncio.sleep(0.2)
+            # Back a second later: a faster storm of handshakes is a connection-rate attack,
+            # which the proxy in front limits per address (docs/security.md).
+            await asyncio.sleep(1.0)
 
 
 async def run(setup: dict[str, Any], port: int, args: argparse.Namespace, attack: bool):  # type: ignore[no-untyped-def]

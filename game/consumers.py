@@ -19,6 +19,7 @@ import logging
 from typing import Any
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -79,6 +80,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if not self.gone:
                 self._forget()
                 detach(self._remove_row())
+
+    async def dispatch(self, message: Any) -> None:
+        # Channels (4.2+) first closes stale database connections, on its one shared database
+        # thread, before every message it dispatches: a thread hop per message, a thousand
+        # per broadcast to a crowd, each queued behind the crowd's database work, and a
+        # stroke's request behind all of them. Every database call here runs through
+        # DatabaseSyncToAsync, which closes stale connections around the call itself.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])

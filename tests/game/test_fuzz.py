@@ -129,9 +129,14 @@ async def test_any_message_is_answered_and_a_refused_one_changes_nothing(
             break
         answers.append(answer)
     kinds = {a["type"] for a in answers}
+    history = getattr(player, "history", [])
+    history.append((text[:80], [a.get("code", a["type"]) for a in answers]))
+    player.history = history[-4:]  # type: ignore[attr-defined]
     assert not (kinds & {"error"} and kinds & {"ack"}), answers
     if "error" in kinds:
-        assert await database_sync_to_async(_stored)(match.pk) == before
+        after = await database_sync_to_async(_stored)(match.pk)
+        assert after[0] == before[0], player.history  # type: ignore[attr-defined]
+        assert after == before
         assert all(a["code"] != "internal" for a in answers if a["type"] == "error"), answers
     if "ack" in kinds:
         player.stored = await database_sync_to_async(_stored)(match.pk)  # type: ignore[attr-defined]
