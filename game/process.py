@@ -26,6 +26,7 @@ from typing import Any, TypedDict, TypeVar
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
+from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.utils import timezone
 
@@ -228,11 +229,8 @@ class _Gate:
         """Take a place, or say why not. A player always gets one: their own rate limit
         bounds what they cost, and nobody sharing their address may keep them out."""
         conf = settings.SNOOKER
-        now = time.monotonic()
-        if self.penalised.get(address, now) <= now:
-            self.penalised.pop(address, None)
         if not seated:
-            if address in self.penalised:
+            if self.turned_away(address):
                 return "this address flooded a match; wait a little"
             if self.addresses[address] >= conf["MAX_SOCKETS_PER_ADDRESS"]:
                 return "too many connections from this address"
@@ -241,6 +239,13 @@ class _Gate:
         self.addresses[address] += 1
         self.matches[match_id] += 1
         return None
+
+    def turned_away(self, address: str) -> bool:
+        until = self.penalised.get(address)
+        if until is not None and until <= time.monotonic():
+            del self.penalised[address]
+            return False
+        return until is not None
 
     def penalise(self, address: str) -> None:
         """A socket from `address` was closed for flooding: its sockets that reconnect at once
@@ -260,6 +265,25 @@ class _Gate:
 
 
 GATE = _Gate()
+
+
+class TurnAway:
+    """ASGI middleware in front of the websocket stack: a handshake from an address that was
+    turned away for flooding, and that carries no session (so cannot be a player's), is
+    refused before sessions, authentication and a consumer are set up for it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and GATE.penalised:
+            client = scope.get("client") or ("unknown", 0)
+            cookies = dict(scope.get("headers", ())).get(b"cookie", b"")
+            member = settings.SESSION_COOKIE_NAME.encode() in cookies
+            if not member and GATE.turned_away(client[0]):
+                await WebsocketDenier()(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 # The newest event version this process knows of, per match it serves.
 LATEST: dict[int, int] = {}

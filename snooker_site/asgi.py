@@ -18,6 +18,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from game.process import TurnAway  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 from snooker_site.headers import SecurityHeaders  # noqa: E402
 from snooker_site.origins import SameOriginWebsockets  # noqa: E402
@@ -26,7 +27,9 @@ application = ProtocolTypeRouter(
     {
         # /static/ bypasses Django's middleware: it gets the pages' security headers here.
         "http": SecurityHeaders(ASGIStaticFilesHandler(django_asgi_app)),
-        "websocket": SameOriginWebsockets(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginWebsockets(
+            TurnAway(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 

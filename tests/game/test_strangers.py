@@ -150,3 +150,37 @@ async def test_nobody_can_be_claimed_against_before_they_came(players, db) -> No
     await asyncio.sleep(0.7)
     await alice.send({"type": "claim", "client_id": "now", "scope": "match"})
     assert (await alice.expect("event"))["kind"] == "claim"
+
+
+async def test_a_turned_away_address_is_refused_before_any_consumer(match, monkeypatch) -> None:
+    from channels.testing import WebsocketCommunicator
+
+    from game.consumers import MatchConsumer
+    from game.process import GATE
+    from snooker_site.asgi import application
+
+    consumers = []
+    real = MatchConsumer.connect
+
+    async def counted(self: MatchConsumer) -> None:
+        consumers.append(self)
+        await real(self)
+
+    monkeypatch.setattr(MatchConsumer, "connect", counted)
+
+    async def from_address(scope, receive, send):  # type: ignore[no-untyped-def]
+        await application({**scope, "client": ("10.0.5.1", 40000)}, receive, send)
+
+    async def handshake(headers: list[tuple[bytes, bytes]]) -> bool:
+        ws = WebsocketCommunicator(from_address, f"/ws/match/{match.pk}/", headers=headers)
+        connected, _ = await ws.connect()
+        await ws.disconnect()
+        return connected
+
+    assert await handshake([])
+    GATE.penalise("10.0.5.1")
+    assert not await handshake([])
+    assert len(consumers) == 1  # the refused one never reached a consumer
+    # With a session cookie it may be a player's: the consumer decides (here, a stranger).
+    assert not await handshake([(b"cookie", b"sessionid=nothing")])
+    assert len(consumers) == 2
