@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +22,7 @@ import pytest
 from game.protocol.constants import page_constants
 from rules.referee import placement_refusal
 from rules.table import BALL_RADIUS, BAULK_Y, D_CENTRE, D_RADIUS, SPOTS, Point
+from tests.node import node_path
 
 ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "static" / "js"
@@ -145,13 +144,6 @@ def test_the_scan(line: str, caught: bool) -> None:
 
 
 # --- the placement check, JS against the rule --------------------------------------------------
-def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("node is missing: .ci/run installs it")
-        pytest.skip("needs node (apt install nodejs)")
-    return found
 
 
 PLACEMENT_JS = """
@@ -206,7 +198,7 @@ def test_the_browsers_placement_check_is_the_referees() -> None:
     cases = [{"balls": balls, "points": points} for balls in layouts()]
     script = PLACEMENT_JS % json.dumps((JS / "geometry.js").as_uri())
     answer = subprocess.run(
-        [node(), "--input-type=module", "-e", script],
+        [node_path(), "--input-type=module", "-e", script],
         input=json.dumps({"table": page_constants()["table"], "layouts": cases}),
         capture_output=True,
         text=True,

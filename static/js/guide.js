@@ -7,6 +7,8 @@
 //
 // Table millimetres and seconds; speeds mm/s; spins rad/s (ωz > 0 anticlockwise from above).
 
+import { Geometry } from "./geometry.js";
+
 const MM_PER_M = 1000;
 
 export class Guide {
@@ -15,6 +17,7 @@ export class Guide {
     this.table = table;
     this.p = physics;
     this.R = table.ball_radius;
+    this.geometry = new Geometry(table);
   }
 
   /** How far side turns the cue ball off the cue's line (radians, anticlockwise positive). */
@@ -177,7 +180,7 @@ export class Guide {
         target = id;
       }
     }
-    const wall = this._toCushion(cue, dx, dy);
+    const wall = this.geometry.toCushion(cue, dx, dy);
     const stop = this._stopping(s);
     if (wall < best || stop < best) {
       const reach = Math.min(wall, stop);
@@ -212,17 +215,6 @@ export class Guide {
     const v1 = v0 - sigma * fs * tSlide;
     if (v1 <= 0) return v0 * tSlide - 0.5 * sigma * fs * tSlide * tSlide;
     return v0 * tSlide - 0.5 * sigma * fs * tSlide * tSlide + (v1 * v1) / (2 * fr);
-  }
-
-  _toCushion(p, dx, dy) {
-    const limX = this.table.half_width - this.R;
-    const limY = this.table.half_length - this.R;
-    let wall = Infinity;
-    if (dx > 1e-12) wall = Math.min(wall, (limX - p[0]) / dx);
-    if (dx < -1e-12) wall = Math.min(wall, (-limX - p[0]) / dx);
-    if (dy > 1e-12) wall = Math.min(wall, (limY - p[1]) / dy);
-    if (dy < -1e-12) wall = Math.min(wall, (-limY - p[1]) / dy);
-    return Math.max(0, wall);
   }
 }
 

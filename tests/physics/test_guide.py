@@ -13,8 +13,6 @@ import bisect
 import itertools
 import json
 import math
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ from game.protocol.constants import page_constants
 from rules.physics import EventKind, Segment, ShotResult, Strike, simulate
 from rules.physics.constants import R
 from rules.table import POCKETS
+from tests.node import node_path
 
 JS = Path(__file__).resolve().parents[2] / "static" / "js" / "guide.js"
 TOLERANCE = math.radians(0.3)
@@ -60,20 +59,13 @@ process.stdout.write(JSON.stringify({ predictions, aimed }));
 """
 
 
-def node() -> str:
-    found = shutil.which("node")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("node is missing: .ci/run installs it")
-        pytest.skip("needs node")
-    return found
 
 
 def run_guide(shots: list[dict[str, Any]], searches: list[dict[str, Any]]) -> dict[str, Any]:
     constants = page_constants()
     given = {"table": constants["table"], "physics": constants["physics"]}
     answer = subprocess.run(
-        [node(), "--input-type=module", "-e", SCRIPT % json.dumps(JS.as_uri())],
+        [node_path(), "--input-type=module", "-e", SCRIPT % json.dumps(JS.as_uri())],
         input=json.dumps({**given, "shots": shots, "searches": searches}),
         capture_output=True,
         text=True,
