@@ -87,5 +87,5 @@ def test_ci_uses_redis_channel_layer() -> None:
     else:
         assert backend in {
             "channels_redis.core.RedisChannelLayer",
-            "channels.layers.InMemoryChannelLayer",
+            "snooker_site.layers.SweptInMemoryChannelLayer",
         }
