@@ -8,7 +8,8 @@ BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: venv run test test-js lint typecheck bench-physics bench-live bench-strangers scenarios
+.PHONY: venv run test test-js lint typecheck bench-physics bench-views physics-figures bench-live \
+	bench-strangers scenarios
 
 venv: $(VENV)/.installed
 
@@ -39,6 +40,17 @@ typecheck: venv
 
 bench-physics: venv
 	$(BIN)/python benchmarks/bench_physics.py
+
+# The referee's exact views (snookered, clear path) against the sampled ones they replaced.
+bench-views: venv
+	$(BIN)/python benchmarks/bench_views.py
+
+# The physics against its references (docs/physics.md, "Figures against references"). With
+# pooltool importable by PYTHON_FIGURES (pip install pooltool-billiards), its Mathavan model and
+# the same break are run live beside ours; otherwise its recorded figures are shown.
+PYTHON_FIGURES ?= $(BIN)/python
+physics-figures: venv
+	$(PYTHON_FIGURES) benchmarks/physics_figures.py
 
 # Live play over real websockets (daphne, and PostgreSQL + Redis for the two-process set-up),
 # e.g. `make bench-live BENCH_ARGS="--matches 5 --spectators 2 --duration 15"`.

@@ -18,6 +18,7 @@ import json
 import os
 import random
 import resource
+import secrets
 import sys
 import tempfile
 import time
@@ -216,7 +217,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-strangers-") as tmp:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         env |= {"DJANGO_SETTINGS_MODULE": "snooker_site.settings", "DEBUG": "false",
-                "SECRET_KEY": "bench-" + "x" * 60, "PYTHONPATH": str(ROOT),
+                "SECRET_KEY": secrets.token_urlsafe(64), "SECURE_SSL_REDIRECT": "false",
+                "PYTHONPATH": str(ROOT),
                 "PYTHONUNBUFFERED": "1", "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3",
                 "SNOOKER_MAX_SOCKETS_PER_MATCH": str(room)}  # fmt: skip
         setup = run_json(env, __file__, "--django-setup", timeout=600)

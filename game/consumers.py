@@ -37,6 +37,7 @@ from game.process import (
     PresenceMessage,
     detach,
     group_name,
+    play,
     publish,
     turn_of,
 )
@@ -60,8 +61,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
     greeted: bool = False
     gone: bool = False  # its rows and registrations have been cleaned up
     turn: service.Turn = service.NO_TURN
+    backlog: asyncio.Queue[Any] | None = None
+    flooded: bool = False
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # The server's queue of this socket's messages not yet read (daphne and channels'
+        # test communicator both hand over an asyncio.Queue's `get`). A busy server reads
+        # slower than a flooder sends, so the token bucket alone, counting messages as they
+        # are read, would never see the flood: the backlog does.
+        queue = getattr(receive, "__self__", None)
+        self.backlog = queue if isinstance(queue, asyncio.Queue) else None
         # However the consumer ends (a close, a crash, daphne killing a slow one), its place
         # at the gate and in the heartbeat goes at once, and its row soon after.
         try:
@@ -149,12 +158,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # --- receiving ----------------------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.flooded:
+            return  # closed; what it sent meanwhile is dropped unread
+        if self.backlog is not None and self.backlog.qsize() > settings.SNOOKER["FLOOD_BACKLOG"]:
+            await self._flooded()
+            return
         if not self.bucket.take():
             first, flooding = self.flood.refused()
             if flooding:
-                if self.address is not None:
-                    GATE.penalise(self.address)
-                await self.close(code=CLOSE_FLOOD)
+                await self._flooded()
             elif first:  # one answer per run of refusals: a flood is not answered in kind
                 await self._error("rate_limited", "too many messages; slow down")
             return
@@ -173,6 +185,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._aim(message)
         else:
             await self._request(message)
+
+    async def _flooded(self) -> None:
+        """Close a flooding socket (the match goes on) and make its address wait."""
+        self.flooded = True
+        if self.address is not None:
+            GATE.penalise(self.address)
+        await self.close(code=CLOSE_FLOOD)
 
     async def _hello(self, message: client_in.Hello) -> None:
         if self.greeted:
@@ -196,6 +215,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         for text in missed.texts if missed is not None else ():
             await self.send(text)
         self._sent(row.version, turn)
+        known = HEARTBEATS.presence.get(self.match_id)
+        if known is not None:
+            await self.send(known.text())  # who is here, without waiting for a broadcast
         HEARTBEATS.changed(self.match_id)
 
     def _resync(
@@ -268,9 +290,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _request(self, message: service.PlayerRequest) -> None:
         client_id = message.client_id
         try:
-            applied = await database_sync_to_async(service.submit)(
-                self.match_id, self.scope["user"], message
-            )
+            applied = await play(service.submit, self.match_id, self.scope["user"], message)
         except service.ServiceError as exc:
             await self._error(exc.code, exc.message, client_id)
             return

@@ -7,6 +7,8 @@
 - `GATE`: how many sockets each address and each match holds here, against the caps.
 - `LATEST`: the newest event version known per match, so a ping costs no database read unless
   the socket is behind.
+- `play`: the players' requests run on a database thread of their own, so that no crowd's
+  comings and goings (queued on channels' one shared database thread) delay a stroke.
 
 The channel layer carries events between processes; the database holds the truth.
 """
@@ -17,11 +19,12 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils import timezone
@@ -30,6 +33,16 @@ from game import service
 from game.models import Match
 from game.protocol import server_out
 from rules.state import Player
+
+_T = TypeVar("_T")
+_PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
+
+
+async def play(work: Callable[..., _T], *args: Any) -> _T:
+    """Run a player's request (or the shot clock's) on the players' own database thread."""
+    run = DatabaseSyncToAsync(work, thread_sensitive=False, executor=_PLAY)
+    result: _T = await run(*args)
+    return result
 
 
 def group_name(match_id: int) -> str:
@@ -121,19 +134,24 @@ class _Heartbeats:
 
     async def _flush_soon(self) -> None:
         await asyncio.sleep(settings.SNOOKER["PRESENCE_COALESCE"])
-        await self._flush()
+        await self._flush(beat=False)
 
-    async def _flush(self) -> None:
+    async def _flush(self, beat: bool) -> None:
+        """Broadcast the presence that changed: a player's coming or going at once, a new
+        count of spectators only with the heartbeat (a crowd's churn would otherwise cost a
+        message to every socket twice a second)."""
         matches = sorted(self.dirty)
         self.dirty.clear()
         if not matches:
             return
         infos = await database_sync_to_async(service.presences)(matches)
         for match_id, info in zip(matches, infos, strict=True):
-            if self.presence.get(match_id) != info:
-                self.presence[match_id] = info
-                message: PresenceMessage = {"type": "match.presence", "text": info.text()}
-                await _layer().group_send(group_name(match_id), dict(message))
+            last = self.presence.get(match_id)
+            if last == info or (not beat and last is not None and last.players == info.players):
+                continue
+            self.presence[match_id] = info
+            message: PresenceMessage = {"type": "match.presence", "text": info.text()}
+            await _layer().group_send(group_name(match_id), dict(message))
 
     async def _run(self) -> None:
         # Half a heartbeat between looks: a dead process's rows are stale 1.5 beats after its
@@ -145,7 +163,7 @@ class _Heartbeats:
             versions = await database_sync_to_async(service.beat)(sorted(self.channels))
             LATEST.update({m: max(v, LATEST.get(m, 0)) for m, v in versions.items()})
             self.dirty.update(self.channels.values())
-            await self._flush()
+            await self._flush(beat=True)
         self.presence.clear()
 
 
@@ -188,7 +206,7 @@ class _ShotClocks:
     async def _expire(self, match_id: int, version: int, deadline: datetime) -> None:
         await asyncio.sleep(max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05)
         with contextlib.suppress(Match.DoesNotExist):
-            expired = await database_sync_to_async(service.expire_shot_clock)(match_id, version)
+            expired = await play(service.expire_shot_clock, match_id, version)
             for stored in expired:
                 await publish(match_id, stored)
 

@@ -94,10 +94,14 @@ def _snapshot(row: Match, state: MatchState) -> server_out.Snapshot:
     return server_out.Snapshot.of(row.version, state, row.shot_clock, row.deadline)
 
 
+def _stroke_due(state: MatchState) -> bool:
+    """The striker is to play (no decision or draw awaited, the match goes on)."""
+    return not state.over and state.frame.pending is None and not state.frame.frame_over
+
+
 def _turn(row: Match, state: MatchState) -> Turn:
-    frame = state.frame
-    due = not state.over and frame.pending is None and not frame.frame_over
-    return Turn(row.deadline, frame.striker if due else None, frame.in_hand)
+    aimer = state.frame.striker if _stroke_due(state) else None
+    return Turn(row.deadline, aimer, state.frame.in_hand)
 
 
 def table(match_id: int) -> tuple[Match, server_out.Snapshot, Turn]:
@@ -135,8 +139,7 @@ def events_after(match_id: int, version: int, limit: int) -> Missed | None:
 # --- writing ---------------------------------------------------------------------------------
 def _deadline(shot_clock: int | None, state: MatchState) -> datetime | None:
     """When the striker's time runs out, if the match has a shot clock and a stroke is due."""
-    frame = state.frame
-    if shot_clock is None or state.over or frame.pending is not None or frame.frame_over:
+    if shot_clock is None or not _stroke_due(state):
         return None
     return timezone.now() + timedelta(seconds=shot_clock)
 

@@ -3,7 +3,8 @@
 Every function takes plain positions (ball id -> (x, y) in mm) and the set of balls on, so the
 referee can ask the same question of the position before a stroke, after it, or with a ball
 taken away. Lines are the paths of the cue ball's centre; a ball is touched when the centres
-come within a ball diameter.
+come within a ball diameter. The views (snookered, clear path, angled) are decided exactly by
+rules/visibility.py, from a point or from the whole D.
 """
 
 from __future__ import annotations
@@ -12,28 +13,23 @@ import math
 from collections.abc import Collection, Iterable, Mapping
 from typing import Final
 
+from rules import visibility
 from rules.table import (
     BALL_DIAMETER,
     BALL_RADIUS,
-    BAULK_Y,
     COLOURS,
-    D_CENTRE,
-    D_RADIUS,
     HALF_LENGTH,
     JAWS,
     SPOTS,
     VALUES,
     WHITE,
-    Jaw,
     Point,
-    in_d,
 )
+from rules.visibility import Circle
 
 TOUCHING_GAP: Final = 0.5  # mm between surfaces: "touching ball" (RULES.md §7)
 SPOT_CLEARANCE: Final = 0.01  # mm left between a spotted ball and the ball it would touch
 _EPS: Final = 1e-7
-# Directions tried across a ball on when looking for a clear path (plus both extreme edges).
-_PATH_SAMPLES: Final = 24
 
 
 def gap(a: Point, b: Point) -> float:
@@ -41,108 +37,104 @@ def gap(a: Point, b: Point) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1]) - BALL_DIAMETER
 
 
-def _contact(start: Point, ux: float, uy: float, centre: Point) -> float | None:
-    """How far the cue ball travels along (ux, uy) before it touches a ball at `centre`."""
-    dx, dy = centre[0] - start[0], centre[1] - start[1]
-    proj = dx * ux + dy * uy
-    perp2 = dx * dx + dy * dy - proj * proj
-    reach2 = BALL_DIAMETER * BALL_DIAMETER
-    if perp2 >= reach2 - _EPS or proj <= 0:
+def _circle(p: Point) -> Circle:
+    """The circle round a ball that the cue ball's centre touches it on."""
+    return (p[0], p[1], BALL_DIAMETER)
+
+
+# The circles round the cushion knuckles that the cue ball's centre touches them on.
+_JAW_CIRCLES: Final[tuple[Circle, ...]] = tuple(
+    (j.centre[0], j.centre[1], j.radius + BALL_RADIUS) for j in JAWS
+)
+
+
+def _split(balls: Mapping[str, Point], on: Collection[str]) -> tuple[list[str], list[str]]:
+    """The balls on present, and the other object balls."""
+    targets = [b for b in balls if b in on and b != WHITE]
+    others = [b for b in balls if b not in on and b != WHITE]
+    return targets, others
+
+
+def edges_view(
+    balls: Mapping[str, Point], on: Collection[str], *, from_hand: bool
+) -> tuple[str, Point] | None:
+    """§15, RULES.md §7: a ball on, and a place of the cue ball (where it lies, or from hand
+    anywhere in the D) from which that ball can be hit at both extreme edges by straight lines
+    that touch no ball not on; None if there is none (the cue ball is snookered).
+
+    Exact: from hand the D is searched analytically (rules/visibility.py), so a strip of the D
+    however narrow from which both edges are in view is found."""
+    targets, others = _split(balls, on)
+    blockers = [_circle(balls[b]) for b in others]
+    if not from_hand:
+        cue = balls.get(WHITE)
+        if cue is None:
+            return None
+        for target in targets:
+            if visibility.both_edges_clear(cue, _circle(balls[target]), blockers):
+                return target, cue
         return None
-    return max(0.0, proj - math.sqrt(reach2 - perp2))
-
-
-def _hits_jaw(start: Point, ux: float, uy: float, length: float, jaw: Jaw) -> bool:
-    """Does the cue ball touch this knuckle while its centre moves `length` along (ux, uy)?"""
-    dx, dy = jaw.centre[0] - start[0], jaw.centre[1] - start[1]
-    s = min(max(dx * ux + dy * uy, 0.0), length)
-    px, py = start[0] + ux * s - jaw.centre[0], start[1] + uy * s - jaw.centre[1]
-    return math.hypot(px, py) < jaw.radius + BALL_RADIUS - _EPS
-
-
-def first_ball_along(
-    start: Point, angle: float, balls: Mapping[str, Point]
-) -> tuple[str, float] | None:
-    """The ball the cue ball would touch first along this direction, and how far it travels."""
-    ux, uy = math.cos(angle), math.sin(angle)
-    best: tuple[str, float] | None = None
-    for ball, centre in balls.items():
-        if ball == WHITE:
-            continue
-        s = _contact(start, ux, uy, centre)
-        if s is not None and (best is None or s < best[1]):
-            best = (ball, s)
-    return best
-
-
-def _edge_angles(cue: Point, target: Point) -> tuple[float, float, float]:
-    """Direction to the target's centre and its half-width as seen from the cue ball."""
-    dx, dy = target[0] - cue[0], target[1] - cue[1]
-    dist = math.hypot(dx, dy)
-    centre = math.atan2(dy, dx)
-    half = math.asin(min(1.0, BALL_DIAMETER / dist)) if dist > 0 else math.pi / 2
-    return centre, half, dist
-
-
-def _line_free(
-    cue: Point, angle: float, target: str, balls: Mapping[str, Point], blockers: Collection[str]
-) -> bool:
-    """Along this line the cue ball reaches `target` before touching any of `blockers`."""
-    ux, uy = math.cos(angle), math.sin(angle)
-    reach = _contact(cue, ux, uy, balls[target])
-    if reach is None:
-        return False
-    for ball in blockers:
-        if ball in (target, WHITE):
-            continue
-        s = _contact(cue, ux, uy, balls[ball])
-        if s is not None and s < reach - _EPS:
-            return False
-    return True
-
-
-def d_points(balls: Mapping[str, Point]) -> list[Point]:
-    """Points of the D where the cue ball can be placed: the arc, the line and the inside."""
-    points: list[Point] = []
-    cx, cy = D_CENTRE
-    for i in range(33):  # the arc, from the green spot round to the yellow spot
-        a = math.pi + math.pi * i / 32
-        points.append((cx + D_RADIUS * math.cos(a), cy + D_RADIUS * math.sin(a)))
-    for i in range(1, 24):  # the baulk line
-        points.append((cx - D_RADIUS + 2 * D_RADIUS * i / 24, BAULK_Y))
-    for r in (73.0, 146.0, 219.0):  # the inside
-        for i in range(1, 12):
-            a = math.pi + math.pi * i / 12
-            points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
-    points.append(D_CENTRE)
-    occupied = [p for b, p in balls.items() if b != WHITE]
-    return [p for p in points if in_d(p) and all(gap(p, q) >= 0 for q in occupied)]
-
-
-def _cue_positions(balls: Mapping[str, Point], from_hand: bool) -> list[Point]:
-    if from_hand:
-        return d_points(balls)
-    return [balls[WHITE]] if WHITE in balls else []
+    occupants = [_circle(p) for b, p in balls.items() if b != WHITE]
+    found = visibility.edges_from_d([_circle(balls[t]) for t in targets], blockers, occupants)
+    return None if found is None else (targets[found[0]], found[1])
 
 
 def snookered(balls: Mapping[str, Point], on: Collection[str], *, from_hand: bool) -> bool:
     """§15: no ball on can be hit at both extreme edges by lines free of balls not on.
 
-    From hand the cue ball is snookered only if that holds from every point of the D.
-    """
-    targets = [b for b in on if b in balls]
-    if not targets:
+    From hand the cue ball is snookered only if that holds from every point of the D."""
+    if not any(b in on and b != WHITE for b in balls):
         return False
-    blockers = [b for b in balls if b not in on and b != WHITE]
-    for cue in _cue_positions(balls, from_hand):
+    return edges_view(balls, on, from_hand=from_hand) is None
+
+
+def snookering_balls(balls: Mapping[str, Point], on: Collection[str]) -> frozenset[str]:
+    """§15: the effective snookering ball(s) of the cue ball where it lies: of the balls that
+    hide an extreme edge of a ball on (on each such line, the first the cue ball would touch),
+    the nearest to the cue ball; all of them if equally near. Empty if not snookered.
+
+    RULES.md §7: the cue ball is snookered behind the free ball when the free ball is one."""
+    cue = balls.get(WHITE)
+    targets, others = _split(balls, on)
+    if cue is None or not targets:
+        return frozenset()
+    circles = [_circle(balls[b]) for b in others]
+    hiding: set[str] = set()
+    for target in targets:
+        seen = 0
+        for edge in visibility.edge_points(cue, _circle(balls[target])):
+            first = visibility.first_blocker(cue, edge, circles)
+            if first is None:
+                seen += 1
+            else:
+                hiding.add(others[first])
+        if seen == 2:
+            return frozenset()
+    nearest = min(math.dist(cue, balls[b]) for b in hiding)
+    return frozenset(b for b in hiding if math.dist(cue, balls[b]) <= nearest + visibility.TOL)
+
+
+def path_view(
+    balls: Mapping[str, Point], on: Collection[str], *, from_hand: bool, jaws: bool = True
+) -> tuple[Point, float] | None:
+    """RULES.md §7: a place of the cue ball (where it lies, or anywhere in the D from hand)
+    and a direction (radians) in which the first thing it touches is a ball on, not a jaw
+    (unless `jaws` is False) or another ball; None if there is no clear path. Exact."""
+    targets, others = _split(balls, on)
+    # A ball on reached before every ball not on and every jaw: whatever is touched first is a
+    # ball on (this one or another in front of it).
+    obstacles = [_circle(balls[b]) for b in others] + (list(_JAW_CIRCLES) if jaws else [])
+    if not from_hand:
+        cue = balls.get(WHITE)
+        if cue is None:
+            return None
         for target in targets:
-            centre, half, _ = _edge_angles(cue, balls[target])
-            inside = half * (1 - 1e-6)  # a hair inside each edge, so the line meets the ball
-            if _line_free(cue, centre - inside, target, balls, blockers) and _line_free(
-                cue, centre + inside, target, balls, blockers
-            ):
-                return False
-    return True
+            angle = visibility.free_direction(cue, _circle(balls[target]), obstacles)
+            if angle is not None:
+                return cue, angle
+        return None
+    occupants = [_circle(p) for b, p in balls.items() if b != WHITE]
+    return visibility.path_from_d([_circle(balls[t]) for t in targets], obstacles, occupants)
 
 
 def clear_path(
@@ -150,21 +142,8 @@ def clear_path(
 ) -> bool:
     """RULES.md §7: some straight line takes the cue ball to a ball on before anything else.
 
-    With `jaws=False` the cushion knuckles are ignored (used to tell "angled" apart).
-    """
-    targets = [b for b in on if b in balls]
-    for cue in _cue_positions(balls, from_hand):
-        for target in targets:
-            centre, half, _ = _edge_angles(cue, balls[target])
-            for i in range(_PATH_SAMPLES + 1):
-                angle = centre - half * (1 - 1e-6) + 2 * half * (1 - 1e-6) * i / _PATH_SAMPLES
-                hit = first_ball_along(cue, angle, balls)
-                if hit is None or hit[0] not in on:
-                    continue
-                ux, uy = math.cos(angle), math.sin(angle)
-                if not jaws or not any(_hits_jaw(cue, ux, uy, hit[1], j) for j in JAWS):
-                    return True
-    return False
+    With `jaws=False` the cushion knuckles are ignored (used to tell "angled" apart)."""
+    return path_view(balls, on, from_hand=from_hand, jaws=jaws) is not None
 
 
 def angled(balls: Mapping[str, Point], on: Collection[str]) -> bool:

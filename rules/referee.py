@@ -14,7 +14,7 @@ table cannot break them: see `rules.clauses.BY_CONSTRUCTION`.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from rules import geometry
@@ -127,13 +127,17 @@ def closest_on(state: FrameState, nominated: str | None, gaps: Mapping[str, floa
 
 
 def points_remaining(state: FrameState) -> int:
-    """Points still on the table (docs/referee-decisions.md)."""
+    """Points still on the table (docs/referee-decisions.md). A free ball (RULES.md §5) is one
+    more ball on: while reds remain, one more red and its colour (8); in the colour sequence,
+    the value of the colour on."""
     reds = len(state.reds)
     if reds:
-        return reds * 8 + 27 + (7 if state.on == "colour" else 0)
+        total = reds * 8 + 27 + (7 if state.on == "colour" else 0)
+        return total + (8 if state.free_ball else 0)
     if state.on == "colour":
         return 7 + 27
-    return sum(VALUES[c] for c in state.colours)
+    total = sum(VALUES[c] for c in state.colours)
+    return total + (VALUES[state.on] if state.free_ball and state.on in VALUES else 0)
 
 
 def needs_snookers(state: FrameState, scores: tuple[int, int] | None = None) -> bool:
@@ -173,6 +177,12 @@ class _Target:
     nominated: str | None
     free_ball: str | None  # the free ball, if the striker used one
     declared: bool  # the striker nominated before the stroke
+    touching_on: bool = False  # played away from a touching ball on: it counts as hit (§18)
+
+    def worth(self, ball: str) -> int:
+        """A ball's value in a penalty: the free ball is worth the ball on it stands for
+        (RULES.md §5), every other ball its own value."""
+        return self.value if ball == self.free_ball else VALUES[ball]
 
 
 def _check_nomination(state: FrameState, nominated: str | None, present: Collection[str]) -> None:
@@ -205,13 +215,26 @@ def _target(
     state: FrameState, nominated: str | None, first: tuple[str, ...], present: Collection[str]
 ) -> _Target:
     """What the stroke was played for, given the (checked) nomination and the first contact."""
+    target = _played_for(state, nominated, first, present)
+    touching = state.touching
+    if touching is not None and touching not in first and touching in target.first:
+        return replace(target, touching_on=True)
+    return target
+
+
+def _played_for(
+    state: FrameState, nominated: str | None, first: tuple[str, ...], present: Collection[str]
+) -> _Target:
     on = state.on
     actual = frozenset(balls_on(on, present))
     if state.free_ball:
         chosen = nominated
         others = [b for b in first if b not in actual]
-        if chosen is None and len(others) == 1:
-            chosen = others[0]  # RULES.md §3: the ball first hit is taken as nominated
+        away = state.touching in actual and state.touching not in first
+        if chosen is None and len(others) == 1 and not away:
+            # RULES.md §3: the ball first hit is taken as nominated. Played away from a
+            # touching ball on, that ball was the one hit first (§18): nothing is inferred.
+            chosen = others[0]
         value = 1 if on == "red" else VALUES[on]
         if chosen is not None and chosen not in actual:
             return _Target(
@@ -300,49 +323,53 @@ def _check_shot(state: FrameState, shot: Shot, table: Mapping[str, Point]) -> No
 
 # --- fouls --------------------------------------------------------------------------------
 def _fouls(state: FrameState, shot: Shot, target: _Target) -> list[tuple[Foul, int]]:
-    """Every foul of the stroke with its penalty before the minimum of 4 (§23)."""
+    """Every foul of the stroke with its penalty before the minimum of 4 (§23).
+
+    Played away from a touching ball on, that ball counts as the ball first hit (§18, RULES.md
+    §7): hitting nothing, or another ball next, is no foul. The free ball is valued as the ball
+    on it stands for wherever a penalty involves it (RULES.md §5)."""
     v = target.value
+    worth = target.worth
     found: list[tuple[Foul, int]] = []
     first = shot.first_contact
-    if not first:
+    if not first and not target.touching_on:
         found.append((Foul.NO_CONTACT, v))
     if state.touching is not None and state.touching in first:
-        found.append((Foul.PUSH, max(v, VALUES[state.touching])))
-    if len(first) == 1 and first[0] not in target.first:
+        found.append((Foul.PUSH, max(v, worth(state.touching))))
+    if len(first) == 1 and first[0] not in target.first and not target.touching_on:
         ball = first[0]
         if state.on == "colour" and is_red(ball):
             found.append((Foul.RED_WHEN_COLOUR_ON, 7))
         else:
-            found.append((Foul.WRONG_BALL_FIRST, max(v, VALUES[ball])))
-    if len(first) == 2:
+            found.append((Foul.WRONG_BALL_FIRST, max(v, worth(ball))))
+    if len(first) == 2 and not target.touching_on:
         a, b = first
         fair = (
             target.free_ball is None and a in target.first and b in target.first and is_red(a)
         ) or (target.free_ball in first and (set(first) - {target.free_ball}) <= target.actual_on)
         if not fair:
-            found.append((Foul.TWO_BALLS_FIRST, max(v, VALUES[a], VALUES[b])))
+            found.append((Foul.TWO_BALLS_FIRST, max(v, worth(a), worth(b))))
     if WHITE in shot.potted:
         found.append((Foul.IN_OFF, v))
     for ball in shot.potted:
         if ball != WHITE and ball not in target.pots:
-            found.append((Foul.POT_NOT_ON, max(v, VALUES[ball])))
+            found.append((Foul.POT_NOT_ON, max(v, worth(ball))))
     for ball in shot.off_table:
-        found.append((Foul.OFF_TABLE, v if ball == WHITE else max(v, VALUES[ball])))
+        found.append((Foul.OFF_TABLE, v if ball == WHITE else max(v, worth(ball))))
     if found and state.on == "colour" and not target.declared:
         found.append((Foul.NO_NOMINATION, 7))
     return found
 
 
 def _snookered_by_free_ball(target: _Target, after: Mapping[str, Point]) -> bool:
-    """§21, §23.1.8: the free ball leaves the cue ball snookered on the balls it stood for."""
+    """§21, §23.1.8: the cue ball is left snookered on the balls the free ball stood for, and
+    the free ball is the effective snookering ball (§15: of the balls hiding an edge, the
+    nearest to the cue ball), even if a farther ball would hide it too (RULES.md §7)."""
     assert target.free_ball is not None
     if target.free_ball not in after or WHITE not in after:
         return False
     on = [b for b in target.actual_on if b in after]
-    without = {b: p for b, p in after.items() if b != target.free_ball}
-    return geometry.snookered(after, on, from_hand=False) and not geometry.snookered(
-        without, on, from_hand=False
-    )
+    return target.free_ball in geometry.snookering_balls(after, on)
 
 
 # --- the stroke -------------------------------------------------------------------------------
@@ -481,12 +508,13 @@ def _after_foul(
     in_hand = WHITE not in after
     on = visit_on(after)
 
-    # With a free ball, or a colour on and none nominated, any ball on counts as hit.
+    # With a free ball, or a colour on and none nominated, any ball on counts as hit; so does
+    # a touching ball on played away from (§18). For the miss rule a nominated free ball is a
+    # ball on (RULES.md §5): the striker who can see it is not snookered.
     undeclared = state.on == "colour" and not target.declared
     legal = target.first | (target.actual_on if target.free_ball or undeclared else frozenset())
-    hit_on = any(b in legal for b in shot.first_contact)
-    on_before = target.actual_on
-    snookered_before = geometry.snookered(played.before, on_before, from_hand=state.in_hand)
+    hit_on = target.touching_on or any(b in legal for b in shot.first_contact)
+    on_before = legal if target.free_ball else target.actual_on
     close = shot.closest_on_mm is not None and shot.closest_on_mm <= MISS_CLOSE_MM
     nxt = FrameState(
         balls=make_balls(after), striker=other, scores=scores, on=on, in_hand=in_hand,
@@ -496,11 +524,12 @@ def _after_foul(
         # The shot clock's foul is not a miss: no stroke was played.
         all(foul is not Foul.SHOT_CLOCK for foul, _ in fouls)
         and not hit_on
-        and not (snookered_before and close)
         and not needs_snookers(state)
         and not needs_snookers(nxt)
         and not state.opening
         and not lone_black
+        # Asked last: the only question here that needs the geometry.
+        and not (close and geometry.snookered(played.before, on_before, from_hand=state.in_hand))
     )
     misses = 0
     if miss and geometry.clear_path(played.before, on_before, from_hand=state.in_hand):

@@ -86,7 +86,7 @@ def in_d(p: Point) -> bool:
     return y <= BAULK_Y + eps and math.hypot(x - D_CENTRE[0], y - D_CENTRE[1]) <= D_RADIUS + eps
 
 
-# --- pockets and jaws (WPBSA templates; figures in docs/physics.md) -----------------------
+# --- pockets and jaws (figures and their sources in docs/physics.md) ------------------------
 @dataclass(frozen=True, slots=True)
 class Jaw:
     """A cushion knuckle: the rounded end of a cushion face where it turns into a pocket.
@@ -100,50 +100,107 @@ class Jaw:
 
 
 @dataclass(frozen=True, slots=True)
+class Wall:
+    """A straight wall of a pocket's throat, the segment `a`–`b`: a jaw's face behind its
+    knuckle, or the back of the pocket. `normal` is a unit vector from the throat into the
+    wall; a ball touches it when its centre is BALL_RADIUS short of the segment."""
+
+    a: Point
+    b: Point
+    normal: Point
+
+
+@dataclass(frozen=True, slots=True)
 class Pocket:
     name: str
-    # The middle of the mouth, on the line joining the two knuckle tangent points.
+    # The middle of the mouth, on the line joining the two points where the cushion faces stop.
     mouth: Point
     # Unit vector pointing from the mouth into the pocket (out of the bed).
     inward: Point
-    # Distance between the two tangent points where the cushion faces stop.
+    # Distance between the two points where the cushion faces stop (nose to nose).
     mouth_width: float
     jaws: tuple[Jaw, Jaw]
-    # A ball whose centre crosses this far beyond the mouth line, between the jaws, has fallen.
+    # The ball's centre is over the fall (the edge of the bed) once it is this far beyond the
+    # mouth line; there it drops unless it comes back within DROP_TIME (docs/physics.md).
     fall_depth: float
+    # The narrowest gap between the two knuckles.
+    opening: float
+    # The jaws' faces, one behind each knuckle (in the order of `jaws`), and the pocket's back.
+    facings: tuple[Wall, Wall]
+    back: Wall
 
 
-CORNER_MOUTH: Final = 86.0
-MIDDLE_MOUTH: Final = 100.0
-CORNER_KNUCKLE_RADIUS: Final = 12.0
-MIDDLE_KNUCKLE_RADIUS: Final = 18.0
+# Approximations of the WPBSA templates, which are not published (docs/physics.md, "Pockets"):
+# the narrowest gap between the knuckles, the knuckles' radius, how the jaws' faces run into
+# the pocket (degrees from the pocket's axis, negative: the throat narrows), and how far
+# beyond the mouth line the fall and the back of the pocket are.
+CORNER_OPENING: Final = 88.0
+CORNER_KNUCKLE_RADIUS: Final = 15.0
+CORNER_FACING_ANGLE: Final = -7.0
 CORNER_FALL_DEPTH: Final = 30.0
-MIDDLE_FALL_DEPTH: Final = 30.0
+CORNER_BACK_DEPTH: Final = 95.0
+MIDDLE_OPENING: Final = 108.0
+MIDDLE_KNUCKLE_RADIUS: Final = 25.0
+MIDDLE_FACING_ANGLE: Final = -10.0
+MIDDLE_FALL_DEPTH: Final = 35.0
+MIDDLE_BACK_DEPTH: Final = 115.0
+
+
+def _throat(
+    centres: tuple[Point, Point], radius: float, mouth: Point, inward: Point, angle: float,
+    back_depth: float,
+) -> tuple[tuple[Wall, Wall], Wall]:  # fmt: skip
+    """The jaws' faces behind two knuckles and the back of the pocket: each face leaves its
+    knuckle on the throat's side at `angle` degrees from the axis (positive: widening) and
+    runs to the back, `back_depth` beyond the mouth line."""
+    wx, wy = inward
+    ux, uy = -wy, wx  # across the mouth
+    c = math.cos(math.radians(angle))
+    s = math.sin(math.radians(angle))
+    facings: list[Wall] = []
+    for cx, cy in centres:
+        side = 1.0 if (cx - mouth[0]) * ux + (cy - mouth[1]) * uy > 0.0 else -1.0
+        dx, dy = wx * c + side * ux * s, wy * c + side * uy * s  # along the face, inwards
+        nx, ny = side * ux * c - wx * s, side * uy * c - wy * s  # into the wall
+        a = (cx - radius * nx, cy - radius * ny)
+        depth = (a[0] - mouth[0]) * wx + (a[1] - mouth[1]) * wy
+        length = (back_depth - depth) / c
+        facings.append(Wall(a, (a[0] + dx * length, a[1] + dy * length), (nx, ny)))
+    back = Wall(facings[0].b, facings[1].b, (wx, wy))
+    return (facings[0], facings[1]), back
 
 
 def _corner(name: str, sx: int, sy: int) -> Pocket:
     """A corner pocket at the corner (sx * HALF_WIDTH, sy * HALF_LENGTH)."""
-    cut = CORNER_MOUTH / math.sqrt(2)  # where each face stops, measured from the corner
+    r = CORNER_KNUCKLE_RADIUS
+    # Where each face stops, from the corner: the knuckles (r behind their faces) are then
+    # CORNER_OPENING apart, surface to surface.
+    cut = (CORNER_OPENING + 2 * r) / math.sqrt(2) - r
     cx, cy = sx * HALF_WIDTH, sy * HALF_LENGTH
     # End of the long (side) cushion face and of the short (end) cushion face.
     side_end = (cx, cy - sy * cut)
     end_end = (cx - sx * cut, cy)
-    r = CORNER_KNUCKLE_RADIUS
-    jaws = (
-        Jaw((side_end[0] + sx * r, side_end[1]), r),
-        Jaw((end_end[0], end_end[1] + sy * r), r),
-    )
+    centres = ((side_end[0] + sx * r, side_end[1]), (end_end[0], end_end[1] + sy * r))
     mouth = ((side_end[0] + end_end[0]) / 2, (side_end[1] + end_end[1]) / 2)
     inward = (sx / math.sqrt(2), sy / math.sqrt(2))
-    return Pocket(name, mouth, inward, CORNER_MOUTH, jaws, CORNER_FALL_DEPTH)
+    facings, back = _throat(centres, r, mouth, inward, CORNER_FACING_ANGLE, CORNER_BACK_DEPTH)
+    return Pocket(
+        name, mouth, inward, cut * math.sqrt(2), (Jaw(centres[0], r), Jaw(centres[1], r)),
+        CORNER_FALL_DEPTH, CORNER_OPENING, facings, back,
+    )  # fmt: skip
 
 
 def _middle(name: str, sx: int) -> Pocket:
-    half = MIDDLE_MOUTH / 2
-    x = sx * HALF_WIDTH
     r = MIDDLE_KNUCKLE_RADIUS
-    jaws = (Jaw((x + sx * r, -half), r), Jaw((x + sx * r, half), r))
-    return Pocket(name, (x, 0.0), (float(sx), 0.0), MIDDLE_MOUTH, jaws, MIDDLE_FALL_DEPTH)
+    half = MIDDLE_OPENING / 2 + r  # where each face stops: the knuckles are OPENING apart
+    x = sx * HALF_WIDTH
+    centres = ((x + sx * r, -half), (x + sx * r, half))
+    inward = (float(sx), 0.0)
+    facings, back = _throat(centres, r, (x, 0.0), inward, MIDDLE_FACING_ANGLE, MIDDLE_BACK_DEPTH)
+    return Pocket(
+        name, (x, 0.0), inward, 2 * half, (Jaw(centres[0], r), Jaw(centres[1], r)),
+        MIDDLE_FALL_DEPTH, MIDDLE_OPENING, facings, back,
+    )  # fmt: skip
 
 
 POCKETS: Final[tuple[Pocket, ...]] = (
@@ -155,6 +212,16 @@ POCKETS: Final[tuple[Pocket, ...]] = (
     _corner("top_right", 1, 1),
 )
 JAWS: Final[tuple[Jaw, ...]] = tuple(jaw for pocket in POCKETS for jaw in pocket.jaws)
+
+
+def _clear_of_facing(p: Point, wall: Wall, eps: float) -> bool:
+    """A ball at p does not reach into this jaw face (beyond its knuckle end)."""
+    dx, dy = wall.b[0] - wall.a[0], wall.b[1] - wall.a[1]
+    along = (p[0] - wall.a[0]) * dx + (p[1] - wall.a[1]) * dy
+    if along < 0.0 or along > dx * dx + dy * dy:
+        return True  # alongside the knuckle (the jaw check covers it) or past the back
+    into = (p[0] - wall.a[0]) * wall.normal[0] + (p[1] - wall.a[1]) * wall.normal[1]
+    return not -BALL_RADIUS + eps < into < BALL_RADIUS
 
 
 def on_bed(p: Point) -> bool:
@@ -175,6 +242,7 @@ def on_bed(p: Point) -> bool:
                 math.hypot(x - j.centre[0], y - j.centre[1]) >= j.radius + BALL_RADIUS - eps
                 for j in pocket.jaws
             )
+            and all(_clear_of_facing(p, wall, eps) for wall in pocket.facings)
         ):
             return True
     return False

@@ -125,7 +125,7 @@ if REDIS_URL:
         },
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "snooker_site.layers.SweptInMemoryChannelLayer"}}
 
 # Counters of the sign-up and password-reset throttles (game/accounts.py) live in the
 # "throttle" cache: in Redis when several processes share one, else in this process's memory
@@ -172,6 +172,7 @@ class SnookerSettings(TypedDict):
     SPECTATOR_RATE_PER_SECOND: float
     FLOOD_CLOSE_AFTER: float
     FLOOD_PENALTY: float
+    FLOOD_BACKLOG: int
     AIM_PER_SECOND: float
     RESYNC_EVENTS: int
     MAX_SOCKETS_PER_ADDRESS: int
@@ -196,8 +197,10 @@ SNOOKER: SnookerSettings = {
     "SPECTATOR_RATE_BURST": 10,
     "SPECTATOR_RATE_PER_SECOND": 2.0,
     "FLOOD_CLOSE_AFTER": 3.0,
-    # ... and strangers from its address are turned away for this many seconds.
+    # ... and strangers from its address are turned away for this many seconds. So is a
+    # socket with more messages waiting to be read than any honest page ever sends at once.
     "FLOOD_PENALTY": 30.0,
+    "FLOOD_BACKLOG": 50,
     # The striker's aim is relayed at most this often.
     "AIM_PER_SECOND": 10.0,
     # A reconnecting browser further behind than this gets a snapshot instead of events.

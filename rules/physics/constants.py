@@ -29,8 +29,11 @@ MU_SPIN: Final = 0.0117
 # --- ball-ball -----------------------------------------------------------------------------
 # Coefficient of restitution between phenolic balls: Alciatore TP A.5 / Marlow, 0.92-0.98.
 E_BALL: Final = 0.95
-# Ball-ball sliding friction (cut- and spin-induced throw): Alciatore TP A.14, about 0.06.
-MU_BALL: Final = 0.06
+# Ball-ball sliding friction falls with the slip speed of the contact points (Alciatore, TP A.14,
+# the fit to Marlow's measurements that pooltool uses): μ = a + b·exp(-c·v), v in m/s.
+MU_BALL_A: Final = 0.00995
+MU_BALL_B: Final = 0.108
+MU_BALL_C: Final = 1.088  # per m/s
 
 # --- cushions and jaws ----------------------------------------------------------------------
 # Height of the cushion nose (contact point) above the bed: 7R/5 (= 0.7·2R = 36.75 mm), the
@@ -39,13 +42,22 @@ MU_BALL: Final = 0.06
 CUSHION_HEIGHT: Final = 7.0 * R / 5.0
 SIN_THETA: Final = (CUSHION_HEIGHT - R) / R
 COS_THETA: Final = math.sqrt(1.0 - SIN_THETA * SIN_THETA)
-# Effective coefficient of restitution of the cushion for the horizontal normal speed. Dr. Dave
-# measured 0.6-0.9 on pool cushions (speed dependent); Mathavan 2010 fit e = 0.98 for their
-# full compression model, which also loses energy to the bed. 0.85 gives snooker's "lively"
-# cushions in an impulse model that has no bed friction during the impact.
-E_CUSHION: Final = 0.85
-# Ball-cushion sliding friction: Mathavan et al. 2010, μw = 0.14.
+# Energetic coefficient of restitution of the cushion in Mathavan et al. 2010's model (their
+# fit to snooker measurements, 0.98), which also loses energy to both contacts' friction.
+E_CUSHION: Final = 0.98
+# Ball-cushion sliding friction: Mathavan et al. 2010, μw = 0.14. (The cloth's μs acts at the
+# bed during the impact.)
 MU_CUSHION: Final = 0.14
+# Normal speed up to which the rigid-cushion model holds (Mathavan et al. 2010 tested it to
+# about 2.5 m/s); beyond it the restitution falls (rules/physics/cushion.py).
+HARD_CUSHION_SPEED: Final = 2500.0  # mm/s
+
+# --- pockets ------------------------------------------------------------------------------
+# A ball whose centre is over a pocket's hole (beyond its fall line) drops unless it is back
+# over the bed within the time a free fall takes to go down a ball's radius: by then a jaw or
+# the pocket's back meets it above its centre and holds it in (docs/physics.md, "Pockets").
+DROP_HEIGHT: Final = R
+DROP_TIME: Final = math.sqrt(2.0 * DROP_HEIGHT / GRAVITY)  # s, 0.073
 
 # --- derived -------------------------------------------------------------------------------
 SLIDE_DECEL: Final = MU_SLIDE * GRAVITY  # mm/s²
@@ -55,6 +67,11 @@ SPIN_DECEL: Final = 5.0 * MU_SPIN * GRAVITY / (2.0 * R)  # rad/s²
 # --- the cue strike --------------------------------------------------------------------------
 MAX_SPEED: Final = 10.0  # m/s, hardest break cue-ball speed accepted
 MISCUE_LIMIT: Final = 0.5  # tip offset |(side, height)| as a fraction of R (Alciatore TP A.30)
+# Squirt (Alciatore TP A.31): side deflects the cue ball from the cue's line by
+# atan(5/2·s·√(1−s²) / (1 + m/me + 5/2·(1−s²))), s the side offset over R. m/me is the ball's
+# mass over the cue tip's effective end mass: pooltool's figures, a 0.140 kg snooker ball and
+# an end mass of 0.170097/30 kg, give 24.69 (1.5° at 0.3 R, 2.2° at 0.5 R).
+SQUIRT_MASS_RATIO: Final = 0.140 / (0.170097 / 30.0)
 
 # --- simulation bounds and tolerances ----------------------------------------------------------
 DEFAULT_MAX_EVENTS: Final = 20_000

@@ -20,19 +20,22 @@ from collections.abc import Sequence
 from heapq import heappop, heappush
 from typing import Final, NamedTuple
 
+from rules.table import POCKETS
+
+from . import cushion
 from .constants import (
-    COS_THETA,
+    DROP_TIME,
     E_BALL,
     E_CUSHION,
-    MU_BALL,
-    MU_CUSHION,
+    MU_BALL_A,
+    MU_BALL_B,
+    MU_BALL_C,
     ROLL_DECEL,
-    SIN_THETA,
     SLIDE_DECEL,
     SPIN_DECEL,
     R,
 )
-from .geometry import FALLS, KNUCKLES, RAILS
+from .geometry import FALLS, KNUCKLES, RAILS, WALLS
 from .records import Event, EventKind, Motion, Segment
 
 INF: Final = math.inf
@@ -56,21 +59,25 @@ _MOTIONS: Final = (
 EV_BALL_BALL: Final = 0
 EV_CUSHION: Final = 1
 EV_JAW: Final = 2
-EV_POCKET: Final = 3
-EV_SLIDE_ROLL: Final = 4
-EV_SLIDE_REST: Final = 5
-EV_ROLL_REST: Final = 6
-EV_SPIN_REST: Final = 7
-EV_TRANSITION: Final = 8  # internal: a predicted state transition, resolved on pop
+EV_WALL: Final = 3  # a jaw's face or a pocket's back: logged as ball_jaw
+EV_POCKET: Final = 4
+EV_SLIDE_ROLL: Final = 5
+EV_SLIDE_REST: Final = 6
+EV_ROLL_REST: Final = 7
+EV_SPIN_REST: Final = 8
+EV_TRANSITION: Final = 9  # internal: a predicted state transition, resolved on pop
+EV_OVER: Final = 10  # internal: the centre crosses a fall line into the pocket
+EV_UNDER: Final = 11  # internal: the centre comes back over the bed before it dropped
 _KINDS: Final = (
-    EventKind.BALL_BALL, EventKind.BALL_CUSHION, EventKind.BALL_JAW, EventKind.POCKET,
-    EventKind.SLIDING_TO_ROLLING, EventKind.SLIDING_TO_REST, EventKind.ROLLING_TO_REST,
-    EventKind.SPIN_TO_REST,
+    EventKind.BALL_BALL, EventKind.BALL_CUSHION, EventKind.BALL_JAW, EventKind.BALL_JAW,
+    EventKind.POCKET, EventKind.SLIDING_TO_ROLLING, EventKind.SLIDING_TO_REST,
+    EventKind.ROLLING_TO_REST, EventKind.SPIN_TO_REST,
 )  # fmt: skip
-# What an event's "other" index names: a cushion, a jaw's pocket, a fall's pocket.
+# What an event's "other" index names: a cushion, a jaw's or a wall's pocket, a fall's pocket.
 _WHERE: Final = {
     EV_CUSHION: tuple(r.name for r in RAILS),
     EV_JAW: tuple(pocket for pocket, _ in KNUCKLES),
+    EV_WALL: tuple(pocket for pocket, _ in WALLS),
     EV_POCKET: tuple(f.pocket for f in FALLS),
 }
 
@@ -92,8 +99,27 @@ _JAWS: Final = tuple(
 )
 _FALLS: Final = tuple((f.inward[0], f.inward[1], f.depth) for f in FALLS)
 
+
+def _wall(a: tuple[float, float], b: tuple[float, float], n: tuple[float, float]) -> Rail:
+    """A pocket wall in the form of a cushion face (rail_time): normal, contact line, tangent
+    and the tangent coordinates of its ends."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    tx = (b[0] - a[0]) / length
+    ty = (b[1] - a[1]) / length
+    return (
+        n[0], n[1], n[0] * a[0] + n[1] * a[1] - R, tx, ty, tx * a[0] + ty * a[1],
+        tx * b[0] + ty * b[1],
+    )  # fmt: skip
+
+
+_WALLS: Final = tuple(_wall(w.a, w.b, w.normal) for _, w in WALLS)
+# The back of a pocket is dead (leather over the hole: it takes the normal speed and gives
+# none back); a jaw's face is a cushion.
+_WALL_E: Final = tuple(0.0 if any(w is p.back for p in POCKETS) else None for _, w in WALLS)
+
 Seg = list[float]
-# (time, kind, ball, other ball or -1 / cushion / jaw / pocket index, positions...)
+Rail = tuple[float, float, float, float, float, float, float]
+# (time, kind, ball, other ball or -1 / cushion / jaw / wall / pocket index, positions...)
 RawEvent = tuple[float, int, int, int, float, float, float, float]
 
 
@@ -359,9 +385,8 @@ def min_distance(
 
 
 def rail_time(
-    x: float, y: float, vx: float, vy: float, ax: float, ay: float, rail: tuple[float, ...],
-    h: float,
-) -> float:  # fmt: skip
+    x: float, y: float, vx: float, vy: float, ax: float, ay: float, rail: Rail, h: float
+) -> float:
     nx, ny, lim, tx, ty, lo, hi = rail
     d0 = nx * x + ny * y - lim
     dv = nx * vx + ny * vy
@@ -381,12 +406,14 @@ def rail_time(
 
 def fall_time(
     x: float, y: float, vx: float, vy: float, ax: float, ay: float, fall: tuple[float, ...],
-    h: float,
+    h: float, sign: float = 1.0,
 ) -> float:  # fmt: skip
+    """First τ in [0, h] at which the centre crosses the fall line into the pocket (sign 1.0)
+    or back out of it (sign -1.0); INF if none."""
     ix, iy, depth = fall
-    d0 = ix * x + iy * y - depth
-    dv = ix * vx + iy * vy
-    da = ix * ax + iy * ay
+    d0 = sign * (ix * x + iy * y - depth)
+    dv = sign * (ix * vx + iy * vy)
+    da = sign * (ix * ax + iy * ay)
     if d0 >= 0.0 and dv > 0.0:
         return 0.0
     return first_crossing(0.5 * da, dv, d0, h, 1.0, 0.0)
@@ -398,10 +425,15 @@ def _energy(vx: float, vy: float, wx: float, wy: float, wz: float) -> float:
 
 
 # --- collisions ------------------------------------------------------------------------------
+def ball_friction(slip: float) -> float:
+    """Ball-ball friction for a slip speed of the contact points (mm/s): Alciatore's fit."""
+    return MU_BALL_A + MU_BALL_B * math.exp(-MU_BALL_C * 0.001 * slip)
+
+
 def collide_balls(s1: Seg, s2: Seg, t: float) -> tuple[Seg, Seg]:
-    """Impulse model with restitution E_BALL and Coulomb friction MU_BALL at the contact
-    (Alciatore TP A.14: cut- and spin-induced throw), friction capped where the contact point
-    stops slipping (the 1/7 limit)."""
+    """Impulse model with restitution E_BALL and Coulomb friction at the contact whose
+    coefficient falls with the slip speed (Alciatore TP A.14: cut- and spin-induced throw),
+    friction capped where the contact point stops slipping (the 1/7 limit)."""
     x1, y1, v1x, v1y = kinematics(s1, t)
     x2, y2, v2x, v2y = kinematics(s2, t)
     w1x, w1y, w1z = spin(s1, t)
@@ -432,7 +464,7 @@ def collide_balls(s1: Seg, s2: Seg, t: float) -> tuple[Seg, Seg]:
     tz = uz
     slip = math.sqrt(tx * tx + ty * ty + tz * tz)
     if slip > 0.0 and jn > 0.0:
-        jt = min(MU_BALL * jn, slip / 7.0)
+        jt = min(ball_friction(slip) * jn, slip / 7.0)
         sx = tx / slip
         sy = ty / slip
         sz = tz / slip
@@ -470,58 +502,41 @@ def collide_balls(s1: Seg, s2: Seg, t: float) -> tuple[Seg, Seg]:
     )
 
 
-def collide_cushion(s: Seg, t: float, nx: float, ny: float) -> Seg:
+def collide_cushion(s: Seg, t: float, nx: float, ny: float, e: float | None = None) -> Seg:
     """A cushion (or a jaw) whose nose touches the ball at height CUSHION_HEIGHT, horizontal
-    unit normal (nx, ny) from the ball centre into the cushion.
+    unit normal (nx, ny) from the ball centre into the cushion: Mathavan et al. 2010, with the
+    bed's friction during the impact (rules/physics/cushion.py).
 
-    The contact normal N is tilted by θ (sin θ = 2/5). The bed takes the vertical part of every
-    impulse. Normal impulse: the horizontal normal speed is reversed with E_CUSHION. Then Coulomb
-    friction MU_CUSHION opposes the slip of the contact point, capped where the slip would stop
-    (the 2/7 limit), so a ball's side, top and back spin change the rebound (Han 2005 style).
+    `e` overrides the cushion's restitution (a pocket's dead back: 0). A resting contact (an
+    approach slower than V_PUSH / e) leaves at V_PUSH instead, paid for by the ball's own
+    energy.
     """
     x, y, vx, vy = kinematics(s, t)
     wx, wy, wz = spin(s, t)
     vn = vx * nx + vy * ny
-    dvn = (1.0 + E_CUSHION) * vn if vn > 0.0 else 0.0
-    push = vn - dvn > -V_PUSH
-    if push:  # a resting contact: leave at V_PUSH, paid for by the ball's energy (below)
-        e0 = _energy(vx, vy, wx, wy, wz)
-        dvn = vn + V_PUSH
+    vt = vy * nx - vx * ny  # along t = ẑ × n = (-ny, nx)
+    if vn * (E_CUSHION if e is None else 1.0) > V_PUSH:
+        a = wx * nx + wy * ny
+        b = wy * nx - wx * ny
+        vn, vt, a, b, wz = cushion.impact(vn, vt, a, b, wz, e=e)
+        vx = vn * nx - vt * ny
+        vy = vn * ny + vt * nx
+        wx = a * nx - b * ny
+        wy = a * ny + b * nx
+        return make_segment(t, x, y, vx, vy, wx, wy, wz)
+    # A resting contact: leave at V_PUSH, paid for by the ball's energy.
+    e0 = _energy(vx, vy, wx, wy, wz)
+    dvn = vn + V_PUSH
     vx -= dvn * nx
     vy -= dvn * ny
-    pn = dvn / COS_THETA  # normal impulse per unit mass
-    bx = COS_THETA * nx
-    by = COS_THETA * ny
-    bz = SIN_THETA
-    # contact-point velocity c = v + ω × (R N)
-    cx = vx + R * (wy * bz - wz * by)
-    cy = vy + R * (wz * bx - wx * bz)
-    cz = R * (wx * by - wy * bx)
-    cn = cx * bx + cy * by + cz * bz
-    tx = cx - cn * bx
-    ty = cy - cn * by
-    tz = cz - cn * bz
-    slip = math.sqrt(tx * tx + ty * ty + tz * tz)
-    if slip > 0.0:
-        jt = min(MU_CUSHION * pn, slip / 3.5)
-        fx = -jt * tx / slip
-        fy = -jt * ty / slip
-        fz = -jt * tz / slip
-        vx += fx
-        vy += fy
-        k = 2.5 / R  # Δω = (5 / 2R) N × F
-        wx += k * (by * fz - bz * fy)
-        wy += k * (bz * fx - bx * fz)
-        wz += k * (bx * fy - by * fx)
-    if push:
-        e1 = _energy(vx, vy, wx, wy, wz)
-        if e1 > e0:
-            k = math.sqrt(e0 / e1) * (1.0 - 1e-12)
-            vx *= k
-            vy *= k
-            wx *= k
-            wy *= k
-            wz *= k
+    e1 = _energy(vx, vy, wx, wy, wz)
+    if e1 > e0:
+        k = math.sqrt(e0 / e1) * (1.0 - 1e-12)
+        vx *= k
+        vy *= k
+        wx *= k
+        wy *= k
+        wz *= k
     return make_segment(t, x, y, vx, vy, wx, wy, wz)
 
 
@@ -578,7 +593,42 @@ def _simulate(
     events: list[RawEvent] = []
     rails = _RAILS
     jaws = _JAWS
+    walls = _WALLS
     falls = _FALLS
+    # When each ball's centre went over a pocket's hole (-1.0: it is over the bed), and which.
+    over_at = [-1.0] * n
+    over_fall = [0] * n
+
+    def predict_fall(i: int, now: float) -> None:
+        """The ball's next fall event: over a hole, it drops DROP_TIME after it went over
+        unless it is back over the bed first; over the bed, it goes over a fall line."""
+        s = segs[i]
+        vi = ver[i]
+        mov = moving[i]
+        h = s[T1] - now
+        x, y, vx, vy = kinematics(s, now)
+        ax = s[AX]
+        ay = s[AY]
+        if over_at[i] >= 0.0:
+            k = over_fall[i]
+            drop = over_at[i] + DROP_TIME
+            back = fall_time(x, y, vx, vy, ax, ay, falls[k], h, -1.0) if mov else INF
+            if now + back < drop:
+                heappush(heap, (now + back, EV_UNDER, i, k, vi, 0))
+            else:
+                heappush(heap, (max(drop, now), EV_POCKET, i, k, vi, 0))
+            return
+        if not mov:
+            return
+        bxlo, bxhi, bylo, byhi = boxes[i]
+        for k, fall in enumerate(falls):
+            ix, iy, depth = fall
+            reach = ix * (bxhi if ix > 0.0 else bxlo) + iy * (byhi if iy > 0.0 else bylo)
+            if reach < depth:
+                continue
+            tau = fall_time(x, y, vx, vy, ax, ay, fall, h)
+            if tau < INF:
+                heappush(heap, (now + tau, EV_OVER, i, k, vi, 0))
 
     def predict(i: int, now: float, skip: int) -> None:
         s = segs[i]
@@ -607,14 +657,15 @@ def _simulate(
                 tau = contact_time(x - jx, y - jy, vx, vy, 0.5 * ax, 0.5 * ay, rr2, h)
                 if tau < INF:
                     heappush(heap, (now + tau, EV_JAW, i, k, vi, 0))
-            for k, fall in enumerate(falls):
-                ix, iy, depth = fall
-                reach = ix * (bxhi if ix > 0.0 else bxlo) + iy * (byhi if iy > 0.0 else bylo)
-                if reach < depth:
+            for k, wall in enumerate(walls):
+                nx, ny, lim = wall[0], wall[1], wall[2]
+                reach = nx * (bxhi if nx > 0.0 else bxlo) + ny * (byhi if ny > 0.0 else bylo)
+                if reach < lim - EPS_D:
                     continue
-                tau = fall_time(x, y, vx, vy, ax, ay, fall, h)
+                tau = rail_time(x, y, vx, vy, ax, ay, wall, h)
                 if tau < INF:
-                    heappush(heap, (now + tau, EV_POCKET, i, k, vi, 0))
+                    heappush(heap, (now + tau, EV_WALL, i, k, vi, 0))
+        predict_fall(i, now)
         # Pairs: cull by the bounding boxes of the two segments, then solve.
         lox = bxlo - D
         hix = bxhi + D
@@ -716,6 +767,19 @@ def _simulate(
             set_segment(i, ns)
             events.append((t, EV_CUSHION, i, j, ns[X], ns[Y], 0.0, 0.0))
             predict(i, t, -1)
+        elif kind == EV_WALL:
+            wall = walls[j]
+            ns = collide_cushion(segs[i], t, wall[0], wall[1], _WALL_E[j])
+            set_segment(i, ns)
+            events.append((t, EV_WALL, i, j, ns[X], ns[Y], 0.0, 0.0))
+            predict(i, t, -1)
+        elif kind == EV_OVER:
+            over_at[i] = t
+            over_fall[i] = j
+            predict_fall(i, t)
+        elif kind == EV_UNDER:
+            over_at[i] = -1.0
+            predict_fall(i, t)
         elif kind == EV_JAW:
             s = segs[i]
             x, y, _, _ = kinematics(s, t)

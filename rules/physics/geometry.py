@@ -2,7 +2,9 @@
 
 - six straight cushion faces (the rails between the pockets), each a segment of a line;
 - twelve knuckle jaws (circles) where the faces turn into the pockets;
-- six pocket falls: a ball whose centre crosses the fall line of a pocket has dropped.
+- eighteen pocket walls: the jaws' faces behind the knuckles and the back of each pocket;
+- six pocket falls: a ball whose centre is beyond the fall line of a pocket is over the hole,
+  and drops unless it comes back within DROP_TIME (the engine keeps that clock).
 
 Everything here is built once, at import, from `POCKETS`, `HALF_WIDTH` and `HALF_LENGTH`, so an
 edit of the pocket figures in rules/table.py reaches the physics and the referee alike.
@@ -14,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from rules.table import HALF_LENGTH, HALF_WIDTH, POCKETS, Jaw
+from rules.table import HALF_LENGTH, HALF_WIDTH, POCKETS, Jaw, Wall
 
 from .constants import R
 
@@ -79,6 +81,10 @@ RAILS: Final[tuple[Rail, ...]] = _rails()
 KNUCKLES: Final[tuple[tuple[str, Jaw], ...]] = tuple(
     (pocket.name, jaw) for pocket in POCKETS for jaw in pocket.jaws
 )
+# (pocket name, wall) for each jaw face and pocket back, in POCKETS order.
+WALLS: Final[tuple[tuple[str, Wall], ...]] = tuple(
+    (pocket.name, wall) for pocket in POCKETS for wall in (*pocket.facings, pocket.back)
+)
 FALLS: Final[tuple[Fall, ...]] = tuple(
     Fall(
         pocket.name,
@@ -111,4 +117,21 @@ def on_surface(p: tuple[float, float], tol: float = 1e-6) -> bool:
     for _, jaw in KNUCKLES:
         if math.hypot(x - jaw.centre[0], y - jaw.centre[1]) < jaw.radius + R - tol:
             return False
-    return True
+    return all(_clear_of_wall(p, wall, tol) for _, wall in WALLS)
+
+
+def over_fall(p: tuple[float, float]) -> bool:
+    """A ball centred at `p` hangs over a pocket's hole (beyond its fall line) clear of the
+    pocket's walls: where a ball may be for up to DROP_TIME before it drops."""
+    return fallen(p) is not None and all(_clear_of_wall(p, wall, 1e-6) for _, wall in WALLS)
+
+
+def _clear_of_wall(p: tuple[float, float], wall: Wall, tol: float) -> bool:
+    ax, ay = wall.a
+    dx = wall.b[0] - ax
+    dy = wall.b[1] - ay
+    along = (p[0] - ax) * dx + (p[1] - ay) * dy
+    if along < 0.0 or along > dx * dx + dy * dy:
+        return True
+    into = (p[0] - ax) * wall.normal[0] + (p[1] - ay) * wall.normal[1]
+    return not -R + tol < into < R

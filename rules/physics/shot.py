@@ -21,6 +21,7 @@ from .constants import (
     ROLL_DECEL,
     SLIDE_DECEL,
     SPIN_DECEL,
+    SQUIRT_MASS_RATIO,
     R,
 )
 from .geometry import on_surface
@@ -31,10 +32,11 @@ _MOTION_CODE: Final = {m: k for k, m in enumerate(Motion)}  # the JSON form's co
 
 @dataclass(frozen=True, slots=True)
 class Strike:
-    """One stroke of the cue, level cue, no squirt or swerve.
+    """One stroke of the cue, level cue (no swerve), with squirt.
 
-    cue_ball: where the cue ball rests (mm). angle: direction of the cue ball, radians,
-    0 = +x, π/2 = +y (towards the top cushion). speed: cue-ball speed just after the strike,
+    cue_ball: where the cue ball rests (mm). angle: direction of the cue, radians, 0 = +x,
+    π/2 = +y (towards the top cushion); side squirts the cue ball off it (`squirt`).
+    speed: cue-ball speed just after the strike,
     m/s, 0 < speed ≤ 10. side: tip offset to the striker's right as a fraction of R (right
     hand side, which spins the ball anticlockwise seen from above, ωz > 0); height: tip offset
     above centre as a fraction of R (+ topspin, - screw). √(side² + height²) ≤ 0.5 (miscue).
@@ -65,15 +67,26 @@ class Strike:
                 f"limit {MISCUE_LIMIT} R"
             )
 
+    def squirt(self) -> float:
+        """How far side turns the cue ball off the cue's line, radians (positive:
+        anticlockwise). Alciatore TP A.31: tan α = 5/2·s·√(1−s²) / (1 + m/me + 5/2·(1−s²)),
+        s the side offset over R; right-hand side (s > 0) pushes the ball to the left."""
+        s = self.side
+        c2 = 1.0 - s * s
+        return math.atan2(2.5 * s * math.sqrt(c2), 1.0 + SQUIRT_MASS_RATIO + 2.5 * c2)
+
     def launch(self) -> tuple[float, float, float, float, float]:
         """Cue-ball (vx, vy) in mm/s and spin (ωx, ωy, ωz) in rad/s just after the strike.
 
-        An impulse J along the cue at the tip contact r (Alciatore TP A.30, level cue):
-        v = J/m, ω = r × J / I with I = 2/5 m R², so ω = 5 v / (2R) · (height·(ẑ×d) + side·ẑ).
+        An impulse J at the tip contact r (Alciatore TP A.30, level cue): v = J/m along d, the
+        cue's line turned by the squirt, and ω = r × J / I with I = 2/5 m R², so
+        ω = 5 v / (2R) · (height·(ẑ×d) + side·ẑ): the top or back spin is about the ball's own
+        direction, so a sliding ball runs straight.
         """
         v = self.speed * 1000.0
-        dx = math.cos(self.angle)
-        dy = math.sin(self.angle)
+        direction = self.angle + self.squirt()
+        dx = math.cos(direction)
+        dy = math.sin(direction)
         k = 2.5 * v / R
         return v * dx, v * dy, -k * self.height * dy, k * self.height * dx, k * self.side
 

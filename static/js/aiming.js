@@ -1,8 +1,10 @@
-// Aiming: the striker's cue (angle, power, spin) and how it is drawn: the cue, the aim line
-// and the first contact it predicts (geometry.js; for comfort only, the server's physics
-// decides everything), the cue ball from hand, the tip offset on the spin control.
+// Aiming: the striker's cue (angle, power, spin) and how it is drawn: the cue, the aim guide
+// (guide.js: the cue ball's line with its squirt, the first contact, the object ball's line
+// with its throw and the cue ball's curve after it, as the server's physics will play them;
+// tests/physics/test_guide.py holds it to the physics), the cue ball from hand, the tip
+// offset on the spin control.
 
-import { CONSTANTS, GEOMETRY } from "./constants.js";
+import { CONSTANTS, GEOMETRY, GUIDE } from "./constants.js";
 import { drawBall } from "./table.js";
 
 const { ball_radius: R, d_centre: D_CENTRE, d_radius: D_RADIUS } = CONSTANTS.table;
@@ -54,15 +56,14 @@ export class Aim {
   }
 }
 
-/** Draw the cue, the aim line, the ghost ball and the first-contact line (table mm). */
+/** Draw the cue, the aim guide and the ghost ball (table mm). */
 export function drawAim(ctx, view, cue, aim, balls, { mine }) {
-  const pred = GEOMETRY.predict(cue, aim.angle, balls);
+  const pred = GUIDE.predict(cue, aim, balls);
   const px = 1 / view.scale; // one CSS pixel in mm
-  const dx = Math.cos(aim.angle);
-  const dy = Math.sin(aim.angle);
+  const [dx, dy] = pred.dir;
   ctx.save();
   ctx.lineCap = "round";
-  // The aim line from the cue ball to the ghost ball.
+  // The cue ball's line (squirted off the cue by side) to the ghost ball.
   ctx.setLineDash([8 * px, 6 * px]);
   ctx.strokeStyle = mine ? "rgba(255,255,255,0.8)" : "rgba(255,255,200,0.65)";
   ctx.lineWidth = 1.5 * px;
@@ -78,7 +79,7 @@ export function drawAim(ctx, view, cue, aim, balls, { mine }) {
   ctx.lineWidth = 1.5 * px;
   ctx.stroke();
   if (pred.target) {
-    // The object ball's line after contact, and the cue ball's tangent line.
+    // The object ball's line after contact, throw included.
     const [ox, oy] = pred.objectDir;
     const start = pred.objectAt;
     ctx.strokeStyle = "rgba(255,235,120,0.9)";
@@ -90,13 +91,11 @@ export function drawAim(ctx, view, cue, aim, balls, { mine }) {
       ctx.lineTo(start[0] + ox * reach, start[1] + oy * reach);
       ctx.stroke();
     }
-    const cross = dx * oy - dy * ox;
-    const tx = cross > 0 ? oy : -oy;
-    const ty = cross > 0 ? -ox : ox;
+    // The cue ball's path just after the contact: its slide's curve, then its roll.
     ctx.strokeStyle = "rgba(255,255,255,0.35)";
     ctx.beginPath();
-    ctx.moveTo(pred.ghost[0], pred.ghost[1]);
-    ctx.lineTo(pred.ghost[0] + tx * 200, pred.ghost[1] + ty * 200);
+    pred.cuePath.slice(0, 1 + Math.ceil(pred.cuePath.length * 0.6)).forEach(([x, y], i) =>
+      i ? ctx.lineTo(x, y) : ctx.moveTo(x, y));
     ctx.stroke();
   }
   drawCue(ctx, cue, aim);

@@ -4,6 +4,8 @@
 // same figures (static/js/tests/fixtures/constants.json) instead of importing this one.
 
 import { Geometry } from "./geometry.js";
+import { Guide } from "./guide.js";
 
 export const CONSTANTS = JSON.parse(document.getElementById("club-constants").textContent);
 export const GEOMETRY = new Geometry(CONSTANTS.table);
+export const GUIDE = new Guide(CONSTANTS.table, CONSTANTS.physics);

@@ -289,7 +289,8 @@ async def test_shot_clock_runs_out_into_a_foul(players, db) -> None:
     await b.close()
 
 
-async def test_spectators_counted_in_presence(match, players) -> None:
+async def test_spectators_counted_in_presence(match, players, settings) -> None:
+    settings.SNOOKER = {**settings.SNOOKER, "HEARTBEAT": 0.4}  # counts come with the beat
     a = Client(match.pk, players[0])
     await a.open()
     viewers = [Client(match.pk) for _ in range(3)]

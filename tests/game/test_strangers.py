@@ -81,6 +81,20 @@ async def test_a_flooding_address_waits_and_its_player_does_not(match, players, 
     assert (await alice.open())["seat"] == "A"
 
 
+async def test_a_backlog_of_unread_messages_is_a_flood(match, players, settings) -> None:
+    """A server too busy to read a socket as fast as it sends still sees the flood."""
+    settings.SNOOKER = {**settings.SNOOKER, "FLOOD_BACKLOG": 20}
+    s = Client(match.pk, address="10.0.4.1")
+    await s.open()
+    for _ in range(40):  # all queued before the consumer reads the first
+        await s.ws.send_input({"type": "websocket.receive", "text": '{"type":"ping","version":0}'})
+    out = await s.ws.receive_output(timeout=2)
+    while out["type"] != "websocket.close":
+        out = await s.ws.receive_output(timeout=2)
+    assert out["code"] == 4008
+    assert await _refused(Client(match.pk, address="10.0.4.1")) == 4029
+
+
 async def test_a_ping_reads_nothing_when_the_socket_is_up_to_date(
     match, players, monkeypatch
 ) -> None:
@@ -97,18 +111,25 @@ async def test_a_ping_reads_nothing_when_the_socket_is_up_to_date(
 
 
 async def test_a_crowd_arriving_makes_few_presence_broadcasts(match, players, settings) -> None:
-    settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.3}
+    """A player's coming is told at once; a crowd's only as a count, with the heartbeat."""
+    settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.1, "HEARTBEAT": 1.0}
     alice = Client(match.pk, players[0])
     await alice.open()
+    first = await alice.expect("presence", timeout=2)
+    assert first["players"]["A"]["online"] and first["spectators"] == 0
     crowd = [Client(match.pk, address=f"10.0.3.{i}") for i in range(12)]
     await asyncio.gather(*(c.open() for c in crowd))
-    await asyncio.sleep(0.8)
-    presences = [m for m in alice.seen if m["type"] == "presence"]
-    while not alice.ws.output_queue.empty():
-        presences.append(await alice.recv())
-    presences = [m for m in presences if m["type"] == "presence"]
-    assert presences[-1]["spectators"] == 12
-    assert len(presences) <= 3  # Alice herself, then the crowd in one or two
+    counted = await alice.expect("presence", timeout=2)  # the next beat
+    while counted["spectators"] < 12:
+        counted = await alice.expect("presence", timeout=2)
+    assert len([m for m in alice.seen if m["type"] == "presence"]) <= 3
+    bob = Client(match.pk, players[1])
+    await bob.open()
+    assert (await alice.expect("presence", timeout=0.5))["players"]["B"]["online"]
+    # A newcomer is told who is here at once.
+    late = Client(match.pk, address="10.0.3.99")
+    await late.open()
+    assert (await late.expect("presence", timeout=0.5))["players"]["B"]["online"]
 
 
 async def test_nobody_can_be_claimed_against_before_they_came(players, db) -> None:

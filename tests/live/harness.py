@@ -225,6 +225,7 @@ class LiveClient:
         self.welcomes: list[dict[str, Any]] = []
         self.acks: dict[str, dict[str, Any]] = {}
         self.errors: list[dict[str, Any]] = []
+        self.presences: list[tuple[float, dict[str, Any]]] = []  # (when, message)
         self.problems: list[str] = []
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task[None] | None = None
@@ -283,6 +284,8 @@ class LiveClient:
             self.acks[message["client_id"]] = message
         elif kind == "error":
             self.errors.append(message)
+        elif kind == "presence":
+            self.presences.append((time.monotonic(), message))
 
     async def send(self, message: dict[str, Any]) -> None:
         assert self.ws is not None

@@ -161,3 +161,23 @@ def test_scoreboard_figures() -> None:
     one_red = {"white": (0.0, 0.0), "red1": (100.0, 100.0), **SPOTS}
     assert m.referee.points_remaining(_frame(one_red, (0, 0), "colour")) == 42
     assert m.referee.points_remaining(_frame(one_red, (0, 0), "red")) == 35
+
+
+def test_scoreboard_counts_a_free_ball() -> None:
+    """RULES.md §5: the free ball is one more ball on for points remaining and snookers."""
+    colours = {"white": (600.0, -400.0), **SPOTS}
+    # Yellow on and a free ball, 20-48: 27 + 2 on the table, 28 behind: no snooker needed.
+    frame = _frame(colours, (20, 48), "yellow").with_(free_ball=True)
+    assert m.referee.points_remaining(frame) == 29
+    assert m.snookers_required(frame, "A") == 0
+    assert m.snookers_required(frame.with_(free_ball=False), "A") == 1
+    # One red and a free ball: one more red and black, 8 + 27 + 8.
+    one_red = {"white": (0.0, 0.0), "red1": (100.0, 100.0), **SPOTS}
+    assert m.referee.points_remaining(_frame(one_red, (0, 0), "red").with_(free_ball=True)) == 43
+    # Pink and black with a free ball: 13 + 6.
+    last_two = {"white": (0.0, 0.0), "pink": SPOTS["pink"], "black": SPOTS["black"]}
+    frame = _frame(last_two, (10, 30), "pink").with_(free_ball=True)
+    assert m.referee.points_remaining(frame) == 19
+    assert m.snookers_required(frame, "A") == 1
+    board = m.scoreboard(replace(m.new_match(best_of=1, draw="A"), frame=frame))
+    assert board.points_remaining == 19 and board.snookers_required == (1, 0)
