@@ -41,19 +41,21 @@ def test_written_once_when_the_match_ends(players) -> None:
     assert (b.seat, b.opponent, b.won, b.frames_won, b.frames_lost) == ("B", alice, True, 2, 0)
     assert (a.seat, a.opponent, a.won, a.frames_won, a.frames_lost) == ("A", bob, False, 0, 2)
     assert (b.highest_break, b.centuries, b.fifties, b.breaks, b.break_points) == (
-        128, 1, 2, 2, 190,
+        120, 1, 2, 3, 196,
     )  # fmt: skip
     assert (a.highest_break, a.centuries, a.fifties, a.breaks, a.break_points) == (
-        48, 0, 0, 1, 48,
+        50, 0, 1, 1, 50,
     )  # fmt: skip
-    assert (b.pots, b.attempts, b.fouls, b.foul_points) == (58, 58, 1, 5)
+    assert (b.pots, b.attempts, b.fouls, b.foul_points) == (56, 56, 1, 5)
+    assert (a.pots, a.attempts, a.fouls, a.foul_points) == (16, 16, 1, 4)
     assert (b.won_on_black, b.termination, b.best_of) == (0, "frames", 3)
     last = MatchEvent.objects.filter(match=match).latest("version")
     assert b.finished == last.created
-    breaks = HighBreak.objects.filter(match=match).order_by("frame")
+    breaks = HighBreak.objects.filter(match=match).order_by("frame", "points")
     assert [(h.player.username, h.frame, h.points) for h in breaks] == [
-        ("bob", 1, 128),
-        ("bob", 2, 62),
+        ("bob", 1, 120),
+        ("alice", 2, 50),
+        ("bob", 2, 69),
     ]
 
 
@@ -133,6 +135,7 @@ def test_old_events_are_read_through_their_commands(players) -> None:
     MatchFigures.objects.all().delete()
     call_command("record_figures")
     assert (row_of(match, "alice").pots, row_of(match, "alice").attempts) == (3, 4)
+    assert row_of(match, "alice").highest_break == 5
     assert row_of(match, "bob").foul_points == 15
 
 
