@@ -171,5 +171,8 @@ def test_a_conceded_match_its_page_and_its_replay(
             visitor.get_by_test_id("recent-matches" if "alice" in path else "members")
         ).to_be_visible()
         assert violations(visitor) == []
+    visitor.screenshot(path=str(artifacts / "members-1280x800.png"), full_page=True)
+    visitor.goto(f"{match.url}/players/bob/")
+    visitor.screenshot(path=str(artifacts / "profile-1280x800.png"), full_page=True)
     for context in contexts:
         context.close()
