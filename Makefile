@@ -34,7 +34,7 @@ test-js:
 lint: venv
 	$(BIN)/ruff check .
 
-# mypy --strict over rules/, game/ and snooker_site/ (pyproject.toml), with django-stubs.
+# mypy --strict over rules/, game/, members/ and snooker_site/ (pyproject.toml), with django-stubs.
 typecheck: venv
 	$(BIN)/mypy
 

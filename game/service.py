@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from game.models import Absence, Connection, Match, MatchEvent
 from game.protocol import client_in, server_out
+from members.figures import record_finished
 from rules import commands
 from rules import match as rules_match
 from rules.commands import Command
@@ -205,6 +206,8 @@ def _store(
         client_id=client_id,
         seat=seat or "", command=commands.to_json(command), payload=text,
     )  # fmt: skip
+    if state.over:
+        record_finished(row)  # members: the match's figures, from its stored events
     return Stored(row.version, text, _turn(row, state))
 
 

@@ -15,6 +15,7 @@ from game import accounts, service
 from game.forms import NewMatchForm, SignUpForm
 from game.models import Match
 from game.protocol.constants import page_constants
+from members.views import match_record
 
 
 @require_safe
@@ -88,6 +89,8 @@ def new_match(request: HttpRequest) -> HttpResponse:
 @require_safe
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=match_id)
+    if match.status == Match.Status.FINISHED:
+        return match_record(request, match)  # the archive: scores, breaks, the referee's log
     return render(
         request,
         "match.html",

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "game",
+    "members",
 ]
 
 MIDDLEWARE = [
@@ -251,6 +252,8 @@ def _rate(name: str, default: str) -> str:
 # e-mail address too, so that nobody can fill someone's mailbox from many addresses.
 SNOOKER_SIGNUP_RATE = _rate("SNOOKER_SIGNUP_RATE", "10/h")
 SNOOKER_PASSWORD_RESET_RATE = _rate("SNOOKER_PASSWORD_RESET_RATE", "5/h")
+# The club's records (members/): directory searches and replays per address, any method.
+SNOOKER_BROWSE_RATE = _rate("SNOOKER_BROWSE_RATE", "120/m")
 RATELIMIT_USE_CACHE = "throttle"
 # (django_ratelimit is deliberately not in INSTALLED_APPS: its app adds nothing but a system
 # check that accepts only memcached and django-redis, and so fails the built-in RedisCache and

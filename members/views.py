@@ -1,0 +1,183 @@
+"""The club's records, public to members and visitors alike: the members' directory, each
+member's profile, a finished match's page and the replay of its frames.
+
+Every page costs a bounded number of queries whatever the member's history or the match's
+length: totals are aggregated in SQL over the figures stored when each match ended, and a
+match's archive is read from its stored events once and then from the cache. Searches and
+replays are counted per address (SNOOKER_BROWSE_RATE).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
+from django.db.models import Count, Max, Q, Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+from django_ratelimit import ALL
+from django_ratelimit.core import get_usage
+
+from game import accounts
+from game.models import Match
+from game.protocol.constants import page_constants
+from members.archive import archive, replay_steps
+from members.models import HighBreak, MatchFigures, Member, fold
+from rules.state import PLAYERS, opponent
+
+PER_PAGE = 30
+MAX_QUERY = 50  # characters of a search kept
+RESULTS = 20  # a profile's latest results
+BEST_BREAKS = 10
+LIVE = 10  # a profile's matches being played
+
+
+def _throttled(request: HttpRequest, group: str) -> HttpResponse | None:
+    """The 429 page if this address has asked too often (any method), else None."""
+    usage: dict[str, Any] | None = get_usage(
+        request, group=f"browse_{group}", key=lambda _g, r: accounts.client_address(r),
+        rate=settings.SNOOKER_BROWSE_RATE, method=ALL, increment=True,
+    )  # fmt: skip
+    if usage is None or not usage["should_limit"]:
+        return None
+    return accounts.too_many(request, group, max(1, int(usage["time_left"])))
+
+
+# --- the directory ---------------------------------------------------------------------------
+@require_safe
+def directory(request: HttpRequest) -> HttpResponse:
+    query = str(request.GET.get("q", "")).strip()[:MAX_QUERY]
+    if query:
+        refused = _throttled(request, "search")
+        if refused is not None:
+            return refused
+    members = (
+        Member.objects.filter(user__is_active=True)
+        .select_related("user")
+        .order_by("folded", "user_id")
+    )
+    if query:
+        members = members.filter(folded__contains=fold(query))
+    page = Paginator(members, PER_PAGE).get_page(request.GET.get("page"))
+    ids = [m.user_id for m in page.object_list]
+    played = {
+        row["player_id"]: row
+        for row in MatchFigures.objects.filter(player_id__in=ids)
+        .values("player_id")
+        .annotate(played=Count("id"), won=Count("id", filter=Q(won=True)))
+    }
+    rows = [(m.user, played.get(m.user_id, {"played": 0, "won": 0})) for m in page.object_list]
+    return render(request, "members/directory.html", {"query": query, "page": page, "rows": rows})
+
+
+# --- a profile -------------------------------------------------------------------------------
+def totals(user_id: int) -> dict[str, Any]:
+    """A member's figures over every finished match: one query."""
+    sums = MatchFigures.objects.filter(player_id=user_id).aggregate(
+        played=Count("id"), won=Count("id", filter=Q(won=True)),
+        frames_won=Sum("frames_won"), frames_lost=Sum("frames_lost"),
+        highest_break=Max("highest_break"), centuries=Sum("centuries"), fifties=Sum("fifties"),
+        breaks=Sum("breaks"), break_points=Sum("break_points"), pots=Sum("pots"),
+        attempts=Sum("attempts"), fouls=Sum("fouls"), foul_points=Sum("foul_points"),
+        won_on_black=Sum("won_on_black"),
+    )  # fmt: skip
+    out: dict[str, Any] = {k: v or 0 for k, v in sums.items()}
+    out["lost"] = out["played"] - out["won"]
+    out["pot_success"] = out["pots"] / out["attempts"] * 100 if out["attempts"] else None
+    out["average_break"] = out["break_points"] / out["breaks"] if out["breaks"] else None
+    return out
+
+
+@require_safe
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    member = get_object_or_404(get_user_model(), username=username, is_active=True)
+    best = HighBreak.objects.filter(player=member).order_by("-points", "-match_id")
+    live = (
+        Match.objects.filter(status=Match.Status.LIVE)
+        .filter(Q(player_a=member) | Q(player_b=member))
+        .select_related("player_a", "player_b")
+        .order_by("-created")
+    )
+    return render(
+        request,
+        "members/profile.html",
+        {
+            "member": member,
+            "totals": totals(member.pk),
+            "best_breaks": best[:BEST_BREAKS],
+            "live": live[:LIVE],
+        },
+    )
+
+
+# --- a finished match ------------------------------------------------------------------------
+def match_record(request: HttpRequest, match: Match) -> HttpResponse:
+    """The page of a finished match (game.views.match_page hands it over): frame scores,
+    breaks, each frame's final position and the referee's log, from what was stored."""
+    record = archive(match)
+    names = {"A": match.player_a.get_username(), "B": match.player_b.get_username()}
+    figures = [(seat, names[seat], record.figures.of(seat)) for seat in PLAYERS]
+    winner = record.figures.winner
+    result: dict[str, Any] = {"winner": None}
+    if winner is not None:
+        loser = opponent(winner)
+        state = match.state if isinstance(match.state, dict) else {}
+        result = {
+            "winner": names[winner], "loser": names[loser],
+            "frames": (record.figures.of(winner).frames_won, record.figures.of(loser).frames_won),
+            "termination": state.get("termination"),
+        }  # fmt: skip
+    return render(
+        request,
+        "members/match_record.html",
+        {
+            "match": match,
+            "names": names,
+            "archive": record,
+            "figures": figures,
+            "result": result,
+            "positions": {str(f.number): f.final for f in record.frames},
+            "constants": page_constants(),
+        },
+    )
+
+
+def _number(value: object, default: int) -> int:
+    try:
+        return int(str(value))
+    except ValueError:
+        return default
+
+
+@require_safe
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A frame of a finished match stroke by stroke: `?frame=2&stroke=14` opens frame 2 as
+    its 14th stroke is about to be played."""
+    refused = _throttled(request, "replay")
+    if refused is not None:
+        return refused
+    match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=match_id)
+    if match.status != Match.Status.FINISHED:
+        raise Http404("Replays are of finished matches.")
+    record = archive(match)
+    frame = record.frame(_number(request.GET.get("frame", 1), 1))
+    if frame is None:
+        raise Http404("No such frame.")
+    data = replay_steps(match, frame)
+    data["stroke"] = max(0, _number(request.GET.get("stroke", 0), 0))
+    names = {"A": match.player_a.get_username(), "B": match.player_b.get_username()}
+    return render(
+        request,
+        "members/replay.html",
+        {
+            "match": match,
+            "names": names,
+            "archive": record,
+            "frame": frame,
+            "replay": data,
+            "constants": page_constants(),
+        },
+    )

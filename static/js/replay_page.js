@@ -1,0 +1,112 @@
+// The replay page (templates/members/replay.html): the controls, the table and the log around
+// the replay's state (replay.js). Words come from the page; this module sets figures and
+// states, and offers a read-only hook to the browser tests.
+
+import { SPEEDS, Replay } from "./replay.js";
+import { TableView } from "./table.js";
+
+const root = document.getElementById("replay");
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+const $ = (id) => root.querySelector(`[data-testid="${id}"]`);
+const params = new URLSearchParams(location.search);
+
+const replay = new Replay(data);
+const asked = Number(params.get("speed"));
+if (SPEEDS.includes(asked)) replay.setSpeed(asked);
+$("speed").value = String(replay.speed);
+replay.seek(replay.strokeIndex(data.stroke));
+
+const canvas = root.querySelector("#table");
+const tableView = new TableView(canvas);
+const entries = [...root.querySelectorAll("[data-step]")];
+let dirty = true;
+let shownAt = null;
+
+function act(fn) {
+  return () => {
+    fn();
+    dirty = true;
+    render();
+  };
+}
+
+$("first").addEventListener("click", act(() => replay.seek(0)));
+$("last").addEventListener("click", act(() => replay.seek(replay.total)));
+$("step-back").addEventListener("click", act(() => replay.stepBack()));
+$("step-forward").addEventListener("click", act(() => replay.stepForward()));
+$("play").addEventListener("click", act(() => replay.toggle()));
+$("speed").addEventListener("change", act(() => replay.setSpeed(Number($("speed").value))));
+$("jump-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act(() => replay.seek(replay.strokeIndex(Number($("jump").value))))();
+});
+for (const li of entries) {
+  li.tabIndex = 0;
+  li.addEventListener("click", act(() => replay.seek(Number(li.dataset.step))));
+}
+canvas.addEventListener("keydown", (e) => {
+  const keys = {
+    " ": () => replay.toggle(),
+    ArrowRight: () => replay.stepForward(),
+    ArrowLeft: () => replay.stepBack(),
+    Home: () => replay.seek(0),
+    End: () => replay.seek(replay.total),
+  };
+  if (keys[e.key]) {
+    e.preventDefault();
+    act(keys[e.key])();
+  }
+});
+window.addEventListener("resize", () => {
+  dirty = true;
+});
+
+function render() {
+  const v = replay.view();
+  $("score-A").textContent = String(v.scores.A);
+  $("score-B").textContent = String(v.scores.B);
+  $("break").textContent = String(v.break);
+  $("at").textContent = String(v.at);
+  $("next-stroke").textContent = v.stroke === null ? "–" : String(v.stroke);
+  const play = $("play");
+  play.setAttribute("aria-pressed", String(v.playing));
+  play.classList.toggle("playing", v.playing);
+  const calls = $("calls");
+  calls.textContent = v.calls.join(" · ");
+  calls.hidden = !v.calls.length;
+  if (shownAt !== v.at) {
+    shownAt = v.at;
+    for (const li of entries) li.classList.toggle("current", Number(li.dataset.step) === v.at);
+    const current = entries.find((li) => Number(li.dataset.step) === v.at);
+    if (current) current.scrollIntoView({ block: "nearest" });
+    // The address of what is on screen: the stroke about to be played.
+    const url = new URL(location.href);
+    url.searchParams.set("frame", String(data.frame));
+    if (v.stroke === null) url.searchParams.delete("stroke");
+    else url.searchParams.set("stroke", String(v.stroke));
+    $("stroke-link").href = url.pathname + url.search;
+    history.replaceState(null, "", url);
+  }
+}
+
+function frame(now) {
+  if (replay.tick(now)) {
+    dirty = true;
+    render();
+  }
+  if (tableView.resize()) dirty = true;
+  if (dirty) {
+    dirty = false;
+    tableView.draw(replay.balls);
+  }
+  requestAnimationFrame(frame);
+}
+
+// --- the test hook (read-only) ------------------------------------------------------------------
+window.snookerReplay = () => {
+  const v = replay.view();
+  return JSON.parse(JSON.stringify({ ...v, speed: replay.speed }));
+};
+
+render();
+requestAnimationFrame(frame);
