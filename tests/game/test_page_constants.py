@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from game.protocol import CLOSE_FLOOD, CLOSE_NOT_FOUND, PROTOCOL_VERSION
+from game.protocol import CLOSE_FLOOD, CLOSE_FULL, CLOSE_NOT_FOUND, PROTOCOL_VERSION
 from game.protocol.client_in import MAX_SPEED, MISCUE_LIMIT
 from game.protocol.constants import page_constants
 from rules import table
@@ -31,7 +31,9 @@ def test_the_page_renders_the_constants_block(client: Client, match) -> None:
 def test_the_constants_are_the_rules_own() -> None:
     constants = page_constants()
     assert constants["protocol"] == PROTOCOL_VERSION
-    assert constants["close_codes"] == {"not_found": CLOSE_NOT_FOUND, "flood": CLOSE_FLOOD}
+    assert constants["close_codes"] == {
+        "not_found": CLOSE_NOT_FOUND, "flood": CLOSE_FLOOD, "full": CLOSE_FULL
+    }  # fmt: skip
     assert constants["stroke"]["max_speed"] == MAX_SPEED
     assert constants["stroke"]["miscue_limit"] == MISCUE_LIMIT
     assert 0 < constants["stroke"]["min_speed"] < MAX_SPEED
