@@ -1,5 +1,6 @@
 from django.urls import include, path
 
 urlpatterns = [
+    path("", include("club.urls")),
     path("", include("game.urls")),
 ]
