@@ -29,6 +29,7 @@ class Result:
     frames_won: tuple[int, int]
     winner: str | None
     loser: str | None
+    score: tuple[int, int]  # frames won: the winner's first (A's first while it goes on)
     termination: str | None  # frames, conceded, claimed
     frames: tuple[FrameLine, ...]
 
@@ -47,11 +48,13 @@ def result_of(match: Match) -> Result:
         "B": match.player_b.get_username(),
     }
     winner = state.winner
+    won = (state.frames_won("A"), state.frames_won("B"))
     return Result(
         players=(names["A"], names["B"]),
-        frames_won=(state.frames_won("A"), state.frames_won("B")),
+        frames_won=won,
         winner=names[winner] if winner else None,
         loser=names[opponent(winner)] if winner else None,
+        score=(won[1], won[0]) if winner == "B" else won,
         termination=state.termination.value if state.termination else None,
         frames=tuple(
             FrameLine(

@@ -268,6 +268,15 @@ def test_the_end_of_a_match_and_a_rematch(members) -> None:
     assert logged_in(carol).post(f"/match/{match.pk}/rematch/").status_code == 403
 
 
+def test_the_result_puts_the_winners_frames_first(members) -> None:
+    alice, bob, _ = members
+    match = game_service.create_match(alice, bob, 1, draw="A")
+    concede = client_in.Concede(type="concede", client_id="c", scope="match")
+    game_service.submit(match.pk, alice, concede)
+    end = Client().get(f"/match/{match.pk}/end/").content.decode()
+    assert "bob wins, 1–0 in frames" in end and "alice conceded" in end
+
+
 def test_a_declined_rematch_can_be_offered_again(members) -> None:
     match = _finished(members)
     logged_in(members[1]).post(f"/match/{match.pk}/rematch/")
