@@ -53,7 +53,8 @@ physics-figures: venv
 	$(PYTHON_FIGURES) benchmarks/physics_figures.py
 
 # Live play over real websockets (daphne, and PostgreSQL + Redis for the two-process set-up),
-# e.g. `make bench-live BENCH_ARGS="--matches 5 --spectators 2 --duration 15"`.
+# e.g. `make bench-live BENCH_ARGS="--matches 5 --spectators 2 --duration 15"`; with
+# `--lobby 300`, 300 lobby sockets watch meanwhile (their updates' latency, the servers' CPU).
 bench-live: venv
 	$(BIN)/python benchmarks/bench_live.py $(BENCH_ARGS)
 

@@ -10,8 +10,14 @@ for `--duration` seconds, in two set-ups:
 
 It reports the latency from sending a request to the last spectator of that match receiving
 its event, requests settled per second, error messages, lost events (version gaps at the end
-against the database's final version) and each daphne's peak RSS. The last line printed is one
-JSON object: {"memory": {...}, "redis": {...}} (docs/performance.md, "Live play").
+against the database's final version), each daphne's peak RSS and CPU during play. The last
+line printed is one JSON object: {"memory": {...}, "redis": {...}} (docs/performance.md, "Live
+play").
+
+With `--lobby N`, N anonymous lobby sockets (/ws/lobby/, spread over the servers) watch the
+lobby while the matches are played: it reports how many coalesced updates each receives per
+second and their size, and, over a sample of them, the latency from sending a request to a
+lobby socket receiving a row of that match at that version or later ("Lobby").
 
 The clients all run in this one asyncio process; their JSON handling is kept minimal (only the
 players parse events in full, for the snapshot) so that the clients are not the bottleneck.
@@ -67,6 +73,7 @@ CONNECTS_AT_ONCE = 10
 CONNECT_ATTEMPTS = 5
 # Live events are serialised in key order, so their head is cheap to read without parsing.
 EVENT_HEAD = re.compile(r'\{"type":"event","version":(\d+),')
+LOBBY_SAMPLE = 25  # lobby sockets that parse every update to time it (the rest count them)
 TYPE_HEAD = re.compile(r'\{"type":"(\w+)"')
 
 
@@ -121,6 +128,11 @@ class Server(Daphne):
                 if line.startswith("VmHWM:"):
                     return round(int(line.split()[1]) / 1024, 1)
         return float("nan")
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time the process has used so far."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def server_errors(self) -> int:
         """Tracebacks in the server's log (failures the clients may only see as `internal`);
@@ -291,6 +303,76 @@ class Client:
             self.task.cancel()
 
 
+@dataclass
+class LobbyStats:
+    updates: int = 0  # update messages received, by every lobby socket
+    bytes: int = 0
+    latencies: list[float] = field(default_factory=list)  # request sent -> row seen
+    disconnects: int = 0
+
+
+class LobbySocket:
+    """An anonymous visitor on the lobby page. A sampled one reads every update and times the
+    rows against the requests that made them."""
+
+    def __init__(self, stats: LobbyStats, plays: dict[int, MatchPlay], sample: bool) -> None:
+        self.stats, self.plays, self.sample = stats, plays, sample
+        self.seen: dict[int, int] = {}  # match id -> the newest version a row showed
+        self.welcomed = asyncio.Event()
+        self.ws: Any = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def open(self, port: int) -> None:
+        self.ws = await connect(
+            f"ws://127.0.0.1:{port}/ws/lobby/", proxy=None, compression=None, open_timeout=60,
+            ping_interval=None,
+        )  # fmt: skip
+        self.task = asyncio.create_task(self._read())
+        await self.ws.send('{"type":"hello","protocol":1}')
+        await asyncio.wait_for(self.welcomed.wait(), 60)
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                self._take(text)
+        except ConnectionClosed:
+            pass
+        self.stats.disconnects += 1
+
+    def _take(self, text: str) -> None:
+        now = time.monotonic()
+        kind = TYPE_HEAD.match(text)
+        name = kind.group(1) if kind else ""
+        if name == "welcome":
+            for row in json.loads(text)["matches"]:
+                self.seen[row["id"]] = row["version"]
+            self.welcomed.set()
+            return
+        if name != "update":
+            return
+        self.stats.updates += 1
+        self.stats.bytes += len(text)
+        if not self.sample:
+            return
+        for row in json.loads(text)["matches"]:
+            play = self.plays.get(row["id"])
+            before = self.seen.get(row["id"], 0)
+            if play is None or row["version"] <= before:
+                continue
+            self.seen[row["id"]] = row["version"]
+            for version in range(before + 1, row["version"] + 1):
+                sent = play.sent_at.get(version)
+                if sent is not None:
+                    self.stats.latencies.append(now - sent)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 5)
+        if self.task is not None:
+            self.task.cancel()
+
+
 async def drive_match(
     play: MatchPlay, players: dict[str, Client], interval: float, until: float,
     rng: random.Random,
@@ -321,9 +403,23 @@ async def drive_match(
 
 
 # --- one set-up ---------------------------------------------------------------------------------
+@dataclass
+class Run:
+    stats: Stats
+    plays: list[MatchPlay]
+    clients: list[Client]
+    lobbies: list[LobbySocket]
+    lobby: LobbyStats
+    connect_s: float
+    elapsed: float
+    cpu_s: list[float]  # each server's CPU seconds during play
+    client_cpu_s: float  # this process's (every client's) CPU seconds during play
+
+
 async def run_clients(
-    setup: dict[str, Any], ports: list[int], args: argparse.Namespace
-) -> tuple[Stats, list[MatchPlay], list[Client], float, float]:
+    setup: dict[str, Any], servers: list[Server], args: argparse.Namespace
+) -> Run:
+    ports = [server.port for server in servers]
     stats = Stats()
     rng = random.Random(1)
     plays: list[MatchPlay] = []
@@ -358,11 +454,26 @@ async def run_clients(
                     await client.close()
             await asyncio.sleep(1.0 + rng.random())
 
+    lobby = LobbyStats()
+    by_id = {p.match_id: p for p in plays}
+    lobbies = [LobbySocket(lobby, by_id, i < LOBBY_SAMPLE) for i in range(args.lobby)]
+
+    async def open_lobby(socket: LobbySocket, port: int) -> None:
+        async with gate:
+            await socket.open(port)
+
     began = time.monotonic()
     await asyncio.gather(*(open_one(c, p) for c, p in everyone))
+    await asyncio.gather(*(open_lobby(s, ports[i % len(ports)]) for i, s in enumerate(lobbies)))
     connect_s = time.monotonic() - began
-    print(f"  {len(everyone)} sockets open in {connect_s:.1f} s", flush=True)
+    print(f"  {len(everyone)} + {len(lobbies)} lobby sockets open in {connect_s:.1f} s",
+          flush=True)  # fmt: skip
+    await asyncio.sleep(2)  # let the arrivals' presence and lobby updates pass
+    lobby.updates = lobby.bytes = 0
+    lobby.latencies.clear()
 
+    cpu_before = [server.cpu_seconds() for server in servers]
+    client_before = _own_cpu()
     start = time.monotonic()
     until = start + args.duration
     await asyncio.gather(
@@ -375,6 +486,8 @@ async def run_clients(
             break
         await asyncio.sleep(0.2)
     elapsed = time.monotonic() - start
+    cpu_s = [server.cpu_seconds() - b for server, b in zip(servers, cpu_before, strict=True)]
+    client_cpu_s = _own_cpu() - client_before
     clients = [c for c, _ in everyone]
     # p99 latency per 10 s of play (by send time): shows whether the tail is a stall.
     buckets: dict[int, list[float]] = {}
@@ -383,12 +496,17 @@ async def run_clients(
     stats.by_10s = [
         _percentile(sorted(buckets.get(i, [])), 99) for i in range(max(buckets, default=-1) + 1)
     ]
-    return stats, plays, clients, connect_s, elapsed
+    return Run(stats, plays, clients, lobbies, lobby, connect_s, elapsed, cpu_s, client_cpu_s)
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
-    print(f"{kind}: {args.matches} matches x (2 players + {args.spectators} spectators)",
-          flush=True)  # fmt: skip
+    print(f"{kind}: {args.matches} matches x (2 players + {args.spectators} spectators)"
+          f" + {args.lobby} lobby sockets", flush=True)  # fmt: skip
     with tempfile.TemporaryDirectory(prefix=f"bench-live-{kind}-") as tmp:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         env |= {"DJANGO_SETTINGS_MODULE": "snooker_site.settings", "DEBUG": "false",
@@ -420,9 +538,8 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             servers = [Server(f"daphne-{i + 1}", env, Path(tmp)) for i in range(servers_wanted)]
             for server in servers:
                 server.wait_healthy()
-            stats, plays, clients, connect_s, elapsed = asyncio.run(
-                run_clients(setup, [s.port for s in servers], args)
-            )
+            run = asyncio.run(run_clients(setup, servers, args))
+            stats, plays, clients, elapsed = run.stats, run.plays, run.clients, run.elapsed
             final = run_django(env, "--django-final")["versions"]
             lost = sum(
                 max(0, final[str(c.play.match_id)] - c.start_version - c.seen) for c in clients
@@ -430,7 +547,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             rss = [s.peak_rss_mb() for s in servers]
             server_errors = sum(s.server_errors() for s in servers)
             dropped = stats.disconnects  # sockets the servers closed during the run
-            asyncio.run(_close_all(clients))
+            asyncio.run(_close_all([*clients, *run.lobbies]))
         finally:
             for server in servers:
                 server.stop()
@@ -445,9 +562,10 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         "matches": args.matches,
         "spectators": args.spectators,
         "sockets": len(clients),
+        "lobby_sockets": len(run.lobbies),
         "interval_s": args.interval,
         "duration_s": round(elapsed, 1),
-        "connect_s": round(connect_s, 1),
+        "connect_s": round(run.connect_s, 1),
         "requests": requests,
         "settled": stats.settled,
         "skipped_ticks": skipped,
@@ -466,7 +584,22 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         "connect_retries": stats.connect_retries,
         "server_tracebacks": server_errors,
         "peak_rss_mb": rss,
+        # CPU of each daphne during play, as a share of one core.
+        "cpu_percent": [round(100 * c / elapsed, 1) for c in run.cpu_s],
+        "client_cpu_percent": round(100 * run.client_cpu_s / elapsed, 1),
     }
+    if run.lobbies:
+        lobby_ms = sorted(x * 1000 for x in run.lobby.latencies)
+        per_socket = run.lobby.updates / len(run.lobbies)
+        result |= {
+            "lobby_updates_per_socket_per_s": round(per_socket / elapsed, 2),
+            "lobby_bytes_per_update": round(run.lobby.bytes / max(1, run.lobby.updates)),
+            "lobby_p50_ms": _percentile(lobby_ms, 50),
+            "lobby_p99_ms": _percentile(lobby_ms, 99),
+            "lobby_max_ms": _percentile(lobby_ms, 100),
+            "lobby_samples": len(lobby_ms),
+            "lobby_disconnects": run.lobby.disconnects,
+        }
     print(f"  {result}", flush=True)
     return result
 
@@ -479,7 +612,7 @@ def _percentile(sorted_values: list[float], p: float) -> float | None:
     return round(sorted_values[rank - 1], 1)
 
 
-async def _close_all(clients: list[Client]) -> None:
+async def _close_all(clients: list[Client | LobbySocket]) -> None:
     await asyncio.gather(*(c.close() for c in clients))
 
 
@@ -491,6 +624,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
     parser.add_argument("--drain", type=float, default=15.0, help="seconds to let play settle")
     parser.add_argument("--setups", default=",".join(SETUPS), help="memory,redis")
+    parser.add_argument("--lobby", type=int, default=0, help="lobby sockets watching")
     parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

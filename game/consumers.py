@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from autobahn.exception import Disconnected
@@ -33,6 +34,7 @@ from game.process import (
     LATEST,
     AimMessage,
     Bucket,
+    ClockMessage,
     EventMessage,
     Flood,
     PresenceMessage,
@@ -40,6 +42,7 @@ from game.process import (
     group_name,
     play,
     publish,
+    start_clock,
     turn_of,
 )
 from game.protocol import (
@@ -57,6 +60,7 @@ log = logging.getLogger(__name__)
 class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int
     seat: Player | None = None
+    practice: bool = False  # one member on both sides: the seat follows the turn
     address: str | None = None  # set while this socket holds a place at the gate
     sent_version: int = 0
     greeted: bool = False
@@ -140,7 +144,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if row is None:
             return False
         self.seat = service.seat_of(row, self.scope["user"])
+        self.practice = row.practice
         return True
+
+    @property
+    def _held(self) -> Player | None:
+        """The seat this socket's presence is kept under (practice: always A, for both)."""
+        return "A" if self.practice and self.seat is not None else self.seat
 
     async def disconnect(self, code: int) -> None:
         if self.gone:
@@ -164,7 +174,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
         await database_sync_to_async(service.disconnect)(
-            self.match_id, self.channel_name, self.seat
+            self.match_id, self.channel_name, self._held
         )
         HEARTBEATS.changed(self.match_id)
 
@@ -218,7 +228,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.greeted = True
         await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
-        await database_sync_to_async(service.connect)(self.match_id, self.channel_name, self.seat)
+        started = await database_sync_to_async(service.connect)(
+            self.match_id, self.channel_name, self._held
+        )
         HEARTBEATS.add(self.channel_name, self.match_id)
         row, snapshot, turn, missed = await database_sync_to_async(self._resync)(
             message.last_version
@@ -226,11 +238,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._welcome(row, None if missed is not None else snapshot)
         for text in missed.texts if missed is not None else ():
             await self.send(text)
+        if missed is not None and turn.deadline is not None:
+            # The browser's own snapshot may predate the clock's start (no event marks it).
+            clock = server_out.Clock(version=row.version, deadline=turn.deadline)
+            await self.send(clock.text())
         self._sent(row.version, turn)
         known = HEARTBEATS.presence.get(self.match_id)
         if known is not None:
             await self.send(known.text())  # who is here, without waiting for a broadcast
         HEARTBEATS.changed(self.match_id)
+        if started is not None:
+            await start_clock(self.match_id, started)
 
     def _resync(
         self, last: int | None
@@ -269,14 +287,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.seat is None:
             await self._error("not_a_player", "spectators cannot aim")
             return
-        if self.seat != self.turn.aimer:
+        seat = self.turn.aimer if self.practice else self.seat
+        if seat is None or seat != self.turn.aimer:
             await self._error("not_your_turn", "only the striker aims, when a stroke is due")
             return
         if message.cue_ball is not None and not self.turn.in_hand:
             await self._error("cue_ball_not_in_hand", "the cue ball is not in hand")
             return
         text = server_out.AimOut(
-            seat=self.seat, angle=message.angle, speed=message.speed, side=message.side,
+            seat=seat, angle=message.angle, speed=message.speed, side=message.side,
             height=message.height, cue_ball=message.cue_ball,
         ).text()  # fmt: skip
         if self.aim_bucket.take():
@@ -340,6 +359,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def match_presence(self, event: PresenceMessage) -> None:
         await self.send(event["text"])
+
+    async def match_clock(self, event: ClockMessage) -> None:
+        deadline = datetime.fromtimestamp(event["deadline"], UTC)
+        CLOCKS.arm(self.match_id, event["version"], deadline)
+        if event["version"] == self.sent_version:
+            clock = server_out.Clock(version=event["version"], deadline=deadline)
+            await self.send(clock.text())
 
     async def _catch_up(self) -> None:
         """Send every stored event this socket has not sent yet (the layer may drop some)."""

@@ -1,11 +1,10 @@
-"""Forms for the pages around the table."""
+"""Forms for the pages around the table (the club's own: club/forms.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
@@ -35,31 +34,3 @@ class SignUpForm(_UserCreationForm):
         if username:
             accounts.validate_new_username(username)
         return username  # type: ignore[return-value]
-
-
-class NewMatchForm(forms.Form):
-    opponent = forms.CharField(max_length=150, help_text="The username of the player you meet.")
-    best_of = forms.TypedChoiceField(
-        choices=[(n, f"Best of {n}") for n in (1, 3, 5, 7, 9, 11, 17, 19, 25, 35)],
-        coerce=int,
-        initial=3,
-    )
-    shot_clock = forms.TypedChoiceField(
-        choices=[(0, "No shot clock"), (30, "30 seconds"), (45, "45 seconds"), (60, "60 seconds")],
-        coerce=int,
-        initial=0,
-        required=False,
-    )
-
-    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
-
-    def clean_opponent(self) -> Any:
-        name = self.cleaned_data["opponent"].strip()
-        opponent = get_user_model().objects.filter(username__iexact=name).first()
-        if opponent is None:
-            raise forms.ValidationError(f"No member is called {name!r}.")
-        if opponent.pk == self.user.pk:
-            raise forms.ValidationError("Pick someone other than yourself.")
-        return opponent

@@ -36,10 +36,27 @@ class Match(models.Model):
     # When each player first came to the table: nobody can be claimed against before that.
     arrived_a = models.DateTimeField(null=True, blank=True)
     arrived_b = models.DateTimeField(null=True, blank=True)
+    # Whether the result counts for the club's standings: only between two members who asked
+    # for it (a challenge's format); never with a guest, never at a practice table.
+    rated = models.BooleanField(default=False)
+    # A guest (a visitor seated by an invitation link, club.Guest) sits at this table.
+    guest = models.BooleanField(default=False)
+    # One member plays both sides alone (player_a is player_b); seat_of answers the seat to act.
+    practice = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(practice=True) | ~models.Q(player_a=models.F("player_b")),
+                name="two_players_unless_practice",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(rated=False) | models.Q(guest=False, practice=False),
+                name="rated_only_between_members",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"match {self.pk}: {self.player_a} v {self.player_b} (best of {self.best_of})"

@@ -33,6 +33,7 @@ from django.utils import timezone
 from game import service
 from game.models import Match
 from game.protocol import server_out
+from game.signals import match_changed
 from rules.state import Player
 
 _T = TypeVar("_T")
@@ -71,6 +72,21 @@ class PresenceMessage(TypedDict):
     text: str
 
 
+class ClockMessage(TypedDict):
+    type: str  # "match.clock"
+    version: int
+    deadline: float  # POSIX time
+
+
+async def start_clock(match_id: int, start: service.ClockStart) -> None:
+    """The shot clock started without an event (both players are here): every socket of the
+    match arms its process's timer and tells its browser."""
+    message: ClockMessage = {
+        "type": "match.clock", "version": start.version, "deadline": start.deadline.timestamp(),
+    }  # fmt: skip
+    await _layer().group_send(group_name(match_id), dict(message))
+
+
 async def publish(match_id: int, stored: service.Stored) -> None:
     """Send a stored event to every socket of the match, in every process."""
     turn = stored.turn
@@ -80,6 +96,7 @@ async def publish(match_id: int, stored: service.Stored) -> None:
         "aimer": turn.aimer, "in_hand": turn.in_hand,
     }  # fmt: skip
     await _layer().group_send(group_name(match_id), dict(message))
+    match_changed.send(sender=Match, match_id=match_id)
 
 
 def turn_of(message: EventMessage) -> service.Turn:
@@ -153,6 +170,8 @@ class _Heartbeats:
             self.presence[match_id] = info
             message: PresenceMessage = {"type": "match.presence", "text": info.text()}
             await _layer().group_send(group_name(match_id), dict(message))
+            if last is None or last.spectators != info.spectators:
+                match_changed.send(sender=Match, match_id=match_id)  # the number watching
 
     async def _run(self) -> None:
         # Half a heartbeat between looks: a dead process's rows are stale 1.5 beats after its
@@ -225,17 +244,20 @@ class _Gate:
         self.matches: Counter[int] = Counter()
         self.penalised: dict[str, float] = {}  # address -> until when it is turned away
 
-    def admit(self, address: str, match_id: int, seated: bool) -> str | None:
+    def admit(
+        self, address: str, match_id: int, seated: bool, cap: int | None = None
+    ) -> str | None:
         """Take a place, or say why not. A player always gets one: their own rate limit
-        bounds what they cost, and nobody sharing their address may keep them out."""
+        bounds what they cost, and nobody sharing their address may keep them out. `match_id`
+        is any room's key (the club's sockets use negative ones, with a `cap` of their own)."""
         conf = settings.SNOOKER
         if not seated:
             if self.turned_away(address):
                 return "this address flooded a match; wait a little"
             if self.addresses[address] >= conf["MAX_SOCKETS_PER_ADDRESS"]:
                 return "too many connections from this address"
-            if self.matches[match_id] >= conf["MAX_SOCKETS_PER_MATCH"]:
-                return "this match has as many watchers as it can take"
+            if self.matches[match_id] >= (cap or conf["MAX_SOCKETS_PER_MATCH"]):
+                return "this room has as many sockets as it can take"
         self.addresses[address] += 1
         self.matches[match_id] += 1
         return None

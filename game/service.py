@@ -75,10 +75,25 @@ class Applied:
         return self.events[0].version
 
 
+@dataclass(frozen=True, slots=True)
+class ClockStart:
+    """The shot clock started when the second player came to the table (no event made)."""
+
+    version: int
+    deadline: datetime
+
+
 # --- reading ---------------------------------------------------------------------------------
 def seat_of(match: Match, user: Visitor) -> Player | None:
+    """The user's seat; at a practice table, where one member sits on both sides, the seat
+    that acts now (the holder of a decision, else the striker)."""
     if user is None or not user.is_authenticated:
         return None
+    if match.practice:
+        if user.pk != match.player_a_id:
+            return None
+        frame = match_from_json(match.state).frame
+        return frame.to_act or frame.striker
     if user.pk == match.player_a_id:
         return "A"
     if user.pk == match.player_b_id:
@@ -137,11 +152,14 @@ def events_after(match_id: int, version: int, limit: int) -> Missed | None:
 
 
 # --- writing ---------------------------------------------------------------------------------
-def _deadline(shot_clock: int | None, state: MatchState) -> datetime | None:
-    """When the striker's time runs out, if the match has a shot clock and a stroke is due."""
-    if shot_clock is None or not _stroke_due(state):
+def _deadline(row: Match, state: MatchState) -> datetime | None:
+    """When the striker's time runs out, if the match has a shot clock, both players have come
+    to the table (the clock starts only then) and a stroke is due."""
+    if row.shot_clock is None or row.arrived_a is None or row.arrived_b is None:
         return None
-    return timezone.now() + timedelta(seconds=shot_clock)
+    if not _stroke_due(state):
+        return None
+    return timezone.now() + timedelta(seconds=row.shot_clock)
 
 
 def create_match(
@@ -152,10 +170,19 @@ def create_match(
     shot_clock: int | None = None,
     reconnect_grace: int | None = None,
     draw: Player | None = None,
+    rated: bool = False,
+    guest: bool = False,
+    practice: bool = False,
 ) -> Match:
-    """A new match; the first break goes to a server-side draw, recorded as event 1."""
-    if player_a.pk == player_b.pk:
+    """A new match; the first break goes to a server-side draw, recorded as event 1. Its
+    clocks wait until both players have come to the table. A practice table has one member
+    on both sides; it is never rated, nor is a match with a guest."""
+    if (player_a.pk == player_b.pk) != practice:
+        if practice:
+            raise ServiceError("bad_practice", "a practice table has one member on both sides")
         raise ServiceError("same_player", "a match needs two different players")
+    if rated and (guest or practice):
+        raise ServiceError("unrated", "a match with a guest, or a practice, is never rated")
     winner: Player = draw if draw is not None else secrets.choice(PLAYERS)
     try:
         state = rules_match.new_match(best_of, winner)
@@ -166,7 +193,7 @@ def create_match(
         row = Match.objects.create(
             player_a=player_a, player_b=player_b, best_of=best_of, shot_clock=shot_clock,
             reconnect_grace=grace, version=1, state=match_to_json(state),
-            deadline=_deadline(shot_clock, state),
+            rated=rated, guest=guest, practice=practice,
         )  # fmt: skip
         start = server_out.StartRequest(draw=winner)
         text = server_out.Event.of("start", None, start, None, _snapshot(row, state)).text()
@@ -190,7 +217,7 @@ def _store(
     row.version = before + 1
     row.state = match_to_json(state)
     row.status = Match.Status.FINISHED if state.over else Match.Status.LIVE
-    row.deadline = _deadline(row.shot_clock, state)
+    row.deadline = _deadline(row, state)
     updated = Match.objects.filter(pk=row.pk, version=before).update(
         version=row.version, state=row.state, status=row.status, deadline=row.deadline
     )
@@ -316,16 +343,34 @@ def _stale_before() -> datetime:
     return timezone.now() - timedelta(seconds=settings.SNOOKER["CONNECTION_STALE"])
 
 
-def connect(match_id: int, channel_name: str, seat: Player | None) -> None:
+def connect(match_id: int, channel_name: str, seat: Player | None) -> ClockStart | None:
+    """A socket came (with the seat it sits in, or None). A player's first coming is their
+    arrival (at a practice table, both seats'); the second player's arrival starts the shot
+    clock, if the match has one: that start is returned, for the consumer to tell everyone."""
     now = timezone.now()
     Connection.objects.update_or_create(
         channel_name=channel_name,
         defaults={"match_id": match_id, "seat": seat or "", "last_seen": now},
     )
-    if seat:
-        Absence.objects.filter(match_id=match_id, seat=seat).delete()
-        arrived = f"arrived_{seat.lower()}"
-        Match.objects.filter(pk=match_id, **{arrived: None}).update(**{arrived: now})
+    if not seat:
+        return None
+    Absence.objects.filter(match_id=match_id, seat=seat).delete()
+    with transaction.atomic():
+        row = Match.objects.select_for_update().get(pk=match_id)
+        first = [
+            s for s in (PLAYERS if row.practice else (seat,))
+            if getattr(row, f"arrived_{s.lower()}") is None
+        ]  # fmt: skip
+        if not first:
+            return None
+        for s in first:
+            setattr(row, f"arrived_{s.lower()}", now)
+        fields = [f"arrived_{s.lower()}" for s in first]
+        if row.deadline is None and row.shot_clock is not None:
+            row.deadline = _deadline(row, match_from_json(row.state))
+            fields.append("deadline")
+        row.save(update_fields=fields)
+    return ClockStart(row.version, row.deadline) if row.deadline is not None else None
 
 
 def beat(channel_names: list[str]) -> dict[int, int]:
@@ -365,7 +410,7 @@ def presences(match_ids: list[int]) -> list[server_out.Presence]:
     rows = {
         m.pk: m
         for m in Match.objects.filter(pk__in=match_ids).only(
-            "reconnect_grace", "arrived_a", "arrived_b"
+            "reconnect_grace", "arrived_a", "arrived_b", "practice"
         )
     }
     sockets: dict[int, list[tuple[str, datetime]]] = {m: [] for m in match_ids}
@@ -385,8 +430,10 @@ def presences(match_ids: list[int]) -> list[server_out.Presence]:
         seats: dict[Player, server_out.SeatPresence] = {}
         for seat in PLAYERS:
             arrived = row.arrived_a if seat == "A" else row.arrived_b
+            # At a practice table the one member's sockets sit in seat A for both sides.
+            held = "A" if row.practice else seat
             since = _away_since(
-                arrived, [t for s, t in mine if s == seat], gone.get((match_id, seat)), stale
+                arrived, [t for s, t in mine if s == held], gone.get((match_id, held)), stale
             )
             seats[seat] = server_out.SeatPresence(
                 arrived=arrived is not None,

@@ -3,11 +3,9 @@ from django.urls import include, path
 from game import views
 
 urlpatterns = [
-    path("", views.index, name="index"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/password_reset/", views.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("matches/new/", views.new_match, name="new_match"),
     path("match/<int:match_id>/", views.match_page, name="match"),
 ]

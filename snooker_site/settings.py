@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "csp",
     "game",
     "members",
+    "club",
 ]
 
 MIDDLEWARE = [
@@ -81,6 +82,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "club.context.club",
             ],
         },
     },
@@ -212,6 +214,43 @@ SNOOKER: SnookerSettings = {
     # Sockets one process takes from one address, and watching one match (players exempt).
     "MAX_SOCKETS_PER_ADDRESS": int(os.environ.get("SNOOKER_MAX_SOCKETS_PER_ADDRESS", "20")),
     "MAX_SOCKETS_PER_MATCH": int(os.environ.get("SNOOKER_MAX_SOCKETS_PER_MATCH", "1000")),
+}
+
+
+# The club around the table (club/): challenges, invitations, the lobby. Seconds unless named.
+class ClubSettings(TypedDict):
+    CHALLENGE_TTL: int
+    OPEN_CHALLENGE_TTL: int
+    INVITATION_TTL: int
+    REMATCH_TTL: int
+    CHALLENGES_PER_HOUR: int
+    PENDING_CHALLENGES: int
+    LOBBY_COALESCE: float
+    LOBBY_MATCHES: int
+    LOBBY_CHALLENGES: int
+    SWEEP_EVERY: float
+    MAX_LOBBY_SOCKETS: int
+
+
+CLUB: ClubSettings = {
+    # How long each kind of challenge waits for an answer before it expires.
+    "CHALLENGE_TTL": int(os.environ.get("SNOOKER_CHALLENGE_TTL", "600")),
+    "OPEN_CHALLENGE_TTL": int(os.environ.get("SNOOKER_OPEN_CHALLENGE_TTL", "1800")),
+    "INVITATION_TTL": int(os.environ.get("SNOOKER_INVITATION_TTL", "86400")),
+    "REMATCH_TTL": int(os.environ.get("SNOOKER_REMATCH_TTL", "300")),
+    # A member makes at most this many challenges (of any kind) an hour, and has at most this
+    # many waiting at once.
+    "CHALLENGES_PER_HOUR": int(os.environ.get("SNOOKER_CHALLENGES_PER_HOUR", "30")),
+    "PENDING_CHALLENGES": int(os.environ.get("SNOOKER_PENDING_CHALLENGES", "5")),
+    # Lobby changes within this many seconds make one update for every lobby socket.
+    "LOBBY_COALESCE": float(os.environ.get("SNOOKER_LOBBY_COALESCE", "0.5")),
+    # The most live matches and open challenges a lobby shows.
+    "LOBBY_MATCHES": 100,
+    "LOBBY_CHALLENGES": 50,
+    # How often a process with club sockets marks challenges past their time as expired.
+    "SWEEP_EVERY": float(os.environ.get("SNOOKER_CHALLENGE_SWEEP", "5")),
+    # Lobby (or notice) sockets one process takes (per address: MAX_SOCKETS_PER_ADDRESS).
+    "MAX_LOBBY_SOCKETS": int(os.environ.get("SNOOKER_MAX_LOBBY_SOCKETS", "5000")),
 }
 
 LOGIN_URL = "login"

@@ -374,6 +374,15 @@ class AimOut(_Out):
     cue_ball: Point | None
 
 
+class Clock(_Out):
+    """The shot clock started at `version` without an event: the second player came to the
+    table (the clock waits for both). Also sent after a `welcome` without a snapshot."""
+
+    type: Literal["clock"] = "clock"
+    version: int
+    deadline: datetime
+
+
 class Pong(_Out):
     type: Literal["pong"] = "pong"
     version: int
@@ -381,5 +390,5 @@ class Pong(_Out):
 
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "event": Event, "ack": Ack, "error": Error, "presence": Presence,
-    "aim": AimOut, "pong": Pong,
+    "aim": AimOut, "pong": Pong, "clock": Clock,
 }  # fmt: skip

@@ -11,6 +11,7 @@ export class MatchClient {
     this.seat = seat;
     this.players = players;
     this.presence = null;
+    this.clock = null; // {version, deadline}: the shot clock started without an event
     this.version = null; // the last event version received
     this.queue = []; // events received, not yet shown
     this.pending = null; // the last request sent and not yet answered: {message, version}
@@ -37,6 +38,9 @@ export class MatchClient {
         return { error: msg };
       case "presence":
         this.presence = msg;
+        return {};
+      case "clock":
+        this.clock = { version: msg.version, deadline: msg.deadline };
         return {};
       case "pong":
         if (this.resyncing) {

@@ -5,6 +5,7 @@ import { Aim } from "./aiming.js";
 import { MatchClient } from "./client.js";
 import { Connection } from "./connection.js";
 import { bindInput } from "./input.js";
+import { MatchEnd } from "./matchend.js";
 import { Panels } from "./panels.js";
 import { Playback } from "./playback.js";
 import { TableView } from "./table.js";
@@ -56,7 +57,9 @@ const conn = new Connection({
   },
 });
 
-const view = new MatchView({ root, panels, tableView, client, playback, aim, conn });
+const practice = root.dataset.practice === "true";
+const view = new MatchView({ root, panels, tableView, client, playback, aim, conn, practice });
+const matchEnd = new MatchEnd({ el: panels.el("match-end-panel"), url: root.dataset.end, matchId });
 bindInput({ panels, view, client, conn, aim, canvas, tableView });
 
 function receive(msg) {
@@ -87,8 +90,14 @@ function frame() {
 // Animation frames stop in hidden tabs; events must still be shown when the tab returns.
 setInterval(() => {
   if (document.hidden) view.pump(performance.now());
-  panels.shotClock(view.shown, Boolean(playback.anim || client.queue.length));
+  panels.shotClock(view.shown, Boolean(playback.anim || client.queue.length), client.clock);
   view.refreshAway(); // the claim countdown
+  const snap = view.shown;
+  const over = Boolean(snap && snap.status === "finished" && !playback.anim);
+  // Notices (static/js/notices.js) send a player to an accepted challenge's table, but not
+  // from the middle of a match of theirs.
+  document.body.dataset.playing = String(Boolean(client.seat && snap && !over));
+  if (over && !matchEnd.shown) matchEnd.show();
 }, 250);
 window.addEventListener("resize", () => {
   view.dirty = true;
@@ -132,6 +141,9 @@ window.snookerState = () => {
         cue_ball: aim.cueBall, target: view.target() },
       remoteAim: view.remoteAim,
       lastMotion: view.lastMotion,
+      clock: client.clock,
+      shotClock: panels.el("shot-clock").hidden ? null : panels.el("shot-clock").textContent,
+      endLoads: matchEnd.loads,
     }),
   );
 };

@@ -225,10 +225,12 @@ export class Panels {
     if (first) first.focus({ preventScroll: true });
   }
 
-  /** The shot clock, counted down from the deadline in the snapshot (the server decides). */
-  shotClock(snap, moving) {
+  /** The shot clock, counted down from the deadline in the snapshot, or in a `clock` message
+   * for the same version (the clock starts when both players have come; the server decides). */
+  shotClock(snap, moving, clock = null) {
     const el = this.el("shot-clock");
-    const deadline = snap && snap.shot_clock && snap.shot_clock.deadline;
+    const started = clock && snap && clock.version === snap.version ? clock.deadline : null;
+    const deadline = started || (snap && snap.shot_clock && snap.shot_clock.deadline);
     if (!deadline || moving || snap.status !== "live") {
       el.hidden = true;
       return;

@@ -7,7 +7,7 @@ import { GEOMETRY } from "./constants.js";
 import { clock, frameResult, matchResult } from "./panels.js";
 
 export class MatchView {
-  constructor({ root, panels, tableView, client, playback, aim, conn }) {
+  constructor({ root, panels, tableView, client, playback, aim, conn, practice = false }) {
     this.root = root;
     this.panels = panels;
     this.el = panels.el;
@@ -16,6 +16,7 @@ export class MatchView {
     this.playback = playback;
     this.aim = aim;
     this.conn = conn;
+    this.practice = practice; // one member on both sides: the seat is the one to act
     this.connection = "connecting";
     this.remoteAim = null; // the striker's aim as relayed to us
     this.presented = []; // versions shown, in order
@@ -94,6 +95,9 @@ export class MatchView {
 
   present(before, snap, event) {
     const players = this.client.players;
+    if (this.practice && this.client.seat) {
+      this.client.seat = snap.scoreboard.to_act || snap.scoreboard.striker;
+    }
     if (event) {
       this.presented.push(event.version);
       const calls = (event.ruling && event.ruling.calls) || [];

@@ -73,7 +73,8 @@ def test_the_site_works_under_its_policy(browser: Any, server: Server) -> None:
         assert violations(page) == [], path
         page.close()
     login(alice_context, match, "alice")
-    for path in ("/", "/matches/new/", "/accounts/password_change/"):
+    for path in ("/", "/challenges/new/", "/challenges/invite/", "/practice/",
+                 "/accounts/password_change/"):  # fmt: skip
         page = alice_context.new_page()
         page.goto(f"{server.url}{path}")
         assert violations(page) == [], path

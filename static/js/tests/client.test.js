@@ -158,3 +158,13 @@ test("presence is kept; other messages change nothing", () => {
   assert.deepEqual(client.receive({ type: "aim", seat: "B" }), {});
   assert.equal(client.version, null);
 });
+
+test("a clock message keeps the deadline of the shot clock that started without an event", () => {
+  const client = new MatchClient({ seat: "A", players, send: () => {}, drop: () => {}, newId: () => "x" });
+  client.receive(welcome(snapshot(1)));
+  assert.equal(client.clock, null);
+  const deadline = "2026-12-01T12:00:30Z";
+  assert.deepEqual(client.receive({ type: "clock", version: 1, deadline }), {});
+  assert.deepEqual(client.clock, { version: 1, deadline });
+  assert.equal(client.version, 1); // nothing to show: the snapshot stays
+});

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class ClubConfig(AppConfig):
+    """Challenges, guests, practice tables and the live lobby around the game's matches."""
+
+    name = "club"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The lobby hears of every match's stored events (game/signals.py).
+        from club.process import listen
+
+        listen()

@@ -1,0 +1,97 @@
+"""What the club keeps around the matches: challenges (and invitations, rematch offers) and
+the guests seated by invitation links.
+
+A challenge is a row that waits for an answer; the match is created only when it is accepted,
+in the same transaction that marks it accepted (club/service.py). `version` grows with every
+change of status, so the lobby's browsers keep the newest word on each challenge.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from game.models import Match
+from rules.challenges import BEST_OF, Kind, Status
+
+
+class Challenge(models.Model):
+    # The values are the rules' enums (rules/challenges.py).
+    kind = models.CharField(max_length=16, choices=[(k.value, k.value) for k in Kind])
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made"
+    )
+    # The member challenged; null for an open challenge or an invitation.
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received",
+    )
+    best_of = models.PositiveSmallIntegerField(choices=[(n, str(n)) for n in BEST_OF])
+    shot_clock = models.PositiveIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=16, choices=[(s.value, s.value) for s in Status], default=Status.OPEN.value
+    )
+    version = models.PositiveIntegerField(default=1)
+    created = models.DateTimeField()
+    expires = models.DateTimeField()
+    answered = models.DateTimeField(null=True, blank=True)
+    # The match made by accepting it.
+    match = models.OneToOneField(
+        Match, on_delete=models.PROTECT, null=True, blank=True, related_name="challenge"
+    )
+    # For a rematch offer: the finished match it would replay.
+    rematch_of = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="rematch_offers"
+    )
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [
+            models.Index(fields=["status", "expires"], name="challenge_open_by_expiry"),
+            models.Index(fields=["target", "status"], name="challenge_by_target"),
+            models.Index(fields=["challenger", "created"], name="challenge_by_challenger"),
+        ]
+        constraints = [
+            # Two tabs cannot make two open challenges to the same member, nor two rematch
+            # offers for one match.
+            models.UniqueConstraint(
+                fields=["challenger", "target"],
+                condition=Q(status="open", target__isnull=False, rematch_of__isnull=True),
+                name="one_open_challenge_per_pair",
+            ),
+            models.UniqueConstraint(
+                fields=["rematch_of"],
+                condition=Q(status="open"),
+                name="one_open_rematch_offer",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="accepted") | Q(match__isnull=False),
+                name="accepted_has_a_match",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} challenge {self.pk} by {self.challenger_id} ({self.status})"
+
+
+class Guest(models.Model):
+    """A visitor seated by an invitation: a real user with no usable password, logged in for
+    this browser's session only, whose name carries "(guest)" (which no member's can: sign-up
+    names are letters, digits and @.+-_)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="guest"
+    )
+    name = models.CharField(max_length=24)  # as they typed it
+    invitation = models.OneToOneField(
+        Challenge, on_delete=models.SET_NULL, null=True, blank=True, related_name="guest"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"guest {self.name}"

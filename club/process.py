@@ -1,0 +1,198 @@
+"""What one server process keeps for the club's sockets, so that no cost grows with them.
+
+- `LOBBY`: the lobby's coalescer. Whatever changed (a match's stored event, its number
+  watching, a challenge) is noted here; within `CLUB["LOBBY_COALESCE"]` seconds one update is
+  read from the database (rows cached per match version: club/lobby.py) and sent, as one
+  text, to the one lobby group: at most two updates a second however many matches are played
+  and however many lobby sockets listen. Each process coalesces what happened in it.
+- The lobby group's members are processes, not sockets: each process with lobby sockets adds
+  one channel of its own to it and hands every update it receives to its sockets directly
+  (as lila-ws does), so an update costs the channel layer one message per process, and each
+  socket a write, not a queue, a task switch and a dispatch.
+- The sweep: while a process has club sockets, it marks challenges past their time as
+  expired every `CLUB["SWEEP_EVERY"]` seconds and tells both parties and the lobby.
+- `announce(news)`: after an action's commit, the parties' notices at once (to their own
+  groups) and the lobby's rows through the coalescer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, TypedDict
+
+from channels.db import database_sync_to_async
+from channels.layers import BaseChannelLayer, get_channel_layer
+from django.conf import settings
+
+from club import lobby, service
+from club.models import Challenge
+from club.protocol import server_out
+from game.signals import match_changed
+
+LOBBY_GROUP = "lobby"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+class TextMessage(TypedDict):
+    type: str  # "lobby.update" or "club.notice"
+    text: str
+
+
+def _layer() -> BaseChannelLayer:
+    layer = get_channel_layer()
+    assert layer is not None
+    return layer
+
+
+class _Lobby:
+    def __init__(self) -> None:
+        self.matches: set[int] = set()
+        self.challenges: set[int] = set()
+        self.flushing: asyncio.Task[None] | None = None
+        self.sweeping: asyncio.Task[None] | None = None
+        self.last = float("-inf")  # when the last update was read (the loop's clock)
+        self.local: set[Any] = set()  # this process's greeted lobby sockets (consumers)
+        self.relaying: asyncio.Task[None] | None = None  # its channel in the lobby group
+        self.joined = asyncio.Event()  # set once that channel is in the group
+        self.sockets = 0  # club sockets greeted in this process
+        self.updates = 0  # updates sent (benchmarks and tests read it)
+
+    def note(self, matches: tuple[int, ...] = (), challenges: tuple[int, ...] = ()) -> None:
+        """Something in the lobby changed: send it with whatever else changes meanwhile. At
+        most one update per `LOBBY_COALESCE` seconds: the first at once (a quiet lobby hears
+        of a change without waiting), the next when the interval is up, with everything
+        noted in between."""
+        self.matches.update(matches)
+        self.challenges.update(challenges)
+        loop = asyncio.get_running_loop()
+        if self.flushing is None or self.flushing.done() or self.flushing.get_loop() is not loop:
+            wait = self.last + settings.CLUB["LOBBY_COALESCE"] - loop.time()
+            self.flushing = loop.create_task(self._flush_after(max(0.0, wait)))
+
+    async def _flush_after(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self.last = asyncio.get_running_loop().time()
+        await self.flush()
+
+    async def flush(self) -> None:
+        matches, challenges = sorted(self.matches), sorted(self.challenges)
+        self.matches.clear()
+        self.challenges.clear()
+        if not matches and not challenges:
+            return
+        update = await database_sync_to_async(lobby.update)(matches, challenges)
+        if update.matches or update.challenges:
+            self.updates += 1
+            message: TextMessage = {"type": "lobby.update", "text": update.text()}
+            await _layer().group_send(LOBBY_GROUP, dict(message))
+
+    # --- the relay: one channel per process in the lobby group -----------------------------
+    async def join(self, consumer: Any) -> None:
+        """A lobby socket was greeted here: it hears every update from now on (once this
+        returns, the process's channel is in the group)."""
+        self.local.add(consumer)
+        loop = asyncio.get_running_loop()
+        if self.relaying is None or self.relaying.done() or self.relaying.get_loop() is not loop:
+            # Made before any await: sockets greeted at the same moment share one relay.
+            self.joined = asyncio.Event()
+            self.relaying = loop.create_task(self._relay(self.joined))
+        await self.joined.wait()
+
+    def part(self, consumer: Any) -> None:
+        self.local.discard(consumer)
+
+    async def _relay(self, joined: asyncio.Event) -> None:
+        layer = _layer()
+        channel = await layer.new_channel()
+        await layer.group_add(LOBBY_GROUP, channel)
+        joined.set()
+        try:
+            while True:
+                message = await layer.receive(channel)
+                text = message["text"]
+                for i, consumer in enumerate(list(self.local)):
+                    with contextlib.suppress(Exception):  # one socket's end is not the relay's
+                        await consumer.send(text)
+                    if i % 64 == 63:
+                        await asyncio.sleep(0)  # let matches' events through a long fan-out
+        finally:
+            with contextlib.suppress(Exception):
+                await layer.group_discard(LOBBY_GROUP, channel)
+
+    # --- the sweep of expired challenges ---------------------------------------------------
+    def attach(self) -> None:
+        """A club socket was greeted here: sweep while there are any."""
+        self.sockets += 1
+        loop = asyncio.get_running_loop()
+        if self.sweeping is None or self.sweeping.done() or self.sweeping.get_loop() is not loop:
+            self.sweeping = loop.create_task(self._sweep())
+
+    def detach(self) -> None:
+        self.sockets = max(0, self.sockets - 1)
+
+    async def _sweep(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(settings.CLUB["SWEEP_EVERY"])
+            news = await database_sync_to_async(service.expire_due)()
+            await announce(news)
+
+    def reset(self) -> None:
+        for task in (self.flushing, self.sweeping, self.relaying):
+            if task is not None and not task.get_loop().is_closed():
+                task.cancel()
+        self.__init__()  # type: ignore[misc]
+
+
+LOBBY = _Lobby()
+
+
+def _rows(ids: tuple[int, ...]) -> list[tuple[server_out.ChallengeRow, int, int | None]]:
+    """Each challenge's row with its challenger's and target's ids."""
+    found = Challenge.objects.filter(pk__in=ids).select_related("challenger", "target")
+    return [(lobby.challenge_row(c), c.challenger_id, c.target_id) for c in found]
+
+
+async def announce(news: service.News) -> None:
+    """Tell both parties of each challenge at once (every socket of theirs, in every
+    process), and the lobby soon (coalesced) of open challenges and new matches."""
+    if not news:
+        return
+    rows = await database_sync_to_async(_rows)(news.challenges)
+    layer = _layer()
+    for row, challenger, target in rows:
+        text = server_out.Notice(challenge=row).text()
+        message: TextMessage = {"type": "club.notice", "text": text}
+        for user_id in {challenger, target} - {None}:
+            assert user_id is not None
+            await layer.group_send(user_group(user_id), dict(message))
+    public = tuple(row.id for row, _, _ in rows if row.kind == "open")
+    LOBBY.note(news.matches, public)
+
+
+def announce_now(news: service.News) -> None:
+    """`announce` from synchronous code (a view), after its transaction committed. Under daphne
+    the view's thread hands it to the server's event loop."""
+    from asgiref.sync import async_to_sync
+
+    if news:
+        async_to_sync(announce)(news)
+
+
+def _match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:
+    with contextlib.suppress(RuntimeError):  # no event loop here (a script): no lobby to tell
+        LOBBY.note(matches=(match_id,))
+
+
+def listen() -> None:
+    match_changed.connect(_match_changed, dispatch_uid="club.lobby")
+
+
+def reset() -> None:
+    """A clean process (tests: each runs on its own event loop, and a fresh database may give
+    a match the id of another test's)."""
+    LOBBY.reset()
+    lobby.forget()

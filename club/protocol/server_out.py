@@ -1,0 +1,117 @@
+"""What the server sends on a lobby or notices socket. Built here and nowhere else; a row is
+made once per change and the same text goes to every lobby socket.
+
+Every row carries its `version`: a browser keeps, per match and per challenge, the row with
+the highest version it has seen, so an update that was computed before a newer welcome (or
+that crossed another process's) never turns the clock back.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from club.protocol import LOBBY_PROTOCOL
+
+Seat = Literal["A", "B"]
+ChallengeKind = Literal["direct", "open", "invitation", "rematch"]
+ChallengeStatus = Literal["open", "accepted", "declined", "withdrawn", "expired"]
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    def text(self) -> str:
+        return self.model_dump_json(by_alias=True)
+
+
+class Pair(_Out):
+    A: int
+    B: int
+
+
+class MatchRow(_Out):
+    """A match as the lobby lists it."""
+
+    id: int
+    version: int
+    status: Literal["live", "finished"]
+    players: dict[Seat, str]
+    best_of: int
+    frames: Pair  # frames won
+    scores: Pair  # points in the frame being played
+    brk: int = Field(validation_alias="break", serialization_alias="break")  # the current break
+    striker: Seat
+    watching: int  # spectators' sockets
+    rated: bool
+    guest: bool
+    practice: bool
+
+
+class ChallengeRow(_Out):
+    id: int
+    version: int
+    kind: ChallengeKind
+    status: ChallengeStatus
+    challenger: str
+    target: str | None  # null: anyone (open) or whoever follows the link (invitation)
+    best_of: int
+    shot_clock: int | None
+    rated: bool
+    expires: datetime
+    match: int | None  # the match it made, once accepted
+    rematch_of: int | None
+
+
+class You(_Out):
+    name: str
+    guest: bool
+
+
+class Welcome(_Out):
+    """Answer to hello. A lobby socket gets the lobby (`matches`, `open`); a member's socket
+    gets their own challenges (`mine`: to them and from them) and live matches."""
+
+    type: Literal["welcome"] = "welcome"
+    protocol: int = LOBBY_PROTOCOL
+    lobby: bool
+    you: You | None
+    matches: list[MatchRow]
+    open: list[ChallengeRow]
+    mine: list[ChallengeRow]
+    my_matches: list[MatchRow]
+
+
+class Update(_Out):
+    """What changed in the lobby since the last update (coalesced: a few a second at most):
+    matches (a finished one leaves the live list) and open challenges (one no longer open
+    leaves the list)."""
+
+    type: Literal["update"] = "update"
+    matches: list[MatchRow]
+    challenges: list[ChallengeRow]
+
+
+class Notice(_Out):
+    """A challenge of yours, or to you, changed: made, accepted (its `match` is the table to
+    go to), declined, withdrawn or expired. Sent at once to both parties' sockets."""
+
+    type: Literal["notice"] = "notice"
+    challenge: ChallengeRow
+
+
+class Error(_Out):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+class Pong(_Out):
+    type: Literal["pong"] = "pong"
+
+
+SCHEMAS: dict[str, type[_Out]] = {
+    "welcome": Welcome, "update": Update, "notice": Notice, "error": Error, "pong": Pong,
+}  # fmt: skip

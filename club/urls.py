@@ -1,0 +1,18 @@
+from django.urls import path
+
+from club import views
+
+urlpatterns = [
+    path("", views.lobby_page, name="index"),
+    path("challenges/new/", views.challenge_new, name="challenge_new"),
+    path("challenges/invite/", views.invite_new, name="invite_new"),
+    path("challenges/<int:challenge_id>/", views.challenge_page, name="challenge"),
+    path("challenges/<int:challenge_id>/accept/", views.accept, name="challenge_accept"),
+    path("challenges/<int:challenge_id>/decline/", views.decline, name="challenge_decline"),
+    path("challenges/<int:challenge_id>/withdraw/", views.withdraw, name="challenge_withdraw"),
+    path("invite/<str:token>/", views.invitation, name="invitation"),
+    path("practice/", views.practice, name="practice"),
+    path("matches/new/", views.new_match, name="new_match"),
+    path("match/<int:match_id>/end/", views.match_end, name="match_end"),
+    path("match/<int:match_id>/rematch/", views.rematch, name="rematch"),
+]

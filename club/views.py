@@ -1,0 +1,285 @@
+"""The club's pages: the lobby, challenges and their answers, invitations, practice, and the
+end of a match (its result and the rematch offer).
+
+Every change is a POST with Django's CSRF token, made by `club.service` in one transaction and
+announced after commit (`club.process.announce_now`): the parties at once, the lobby soon.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from club import lobby, results, service
+from club.forms import ChallengeForm, FormatForm, GuestForm
+from club.models import Challenge
+from club.process import announce_now
+from club.service import ClubError
+from club.text import error_text
+from game import service as game_service
+from game.models import Match
+from rules.challenges import Kind, Status
+
+# The HTTP status of each refusal (anything else: 409, the challenge is not in that state).
+_STATUS = {"not_found": 404, "rate_limited": 429, "too_many_waiting": 429, "bad_name": 400,
+           "members_only": 403, "not_for_you": 403, "not_yours": 403, "not_a_player": 403,
+           "expired": 410, "answered": 410}  # fmt: skip
+
+
+def _member(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # login_required let them in
+    return user
+
+
+def _refusal(request: HttpRequest, exc: ClubError) -> HttpResponse:
+    announce_now(exc.news)  # an expiry found on the way
+    context = {"message": error_text(exc.code), "code": exc.code}
+    return render(request, "club/refused.html", context, status=_STATUS.get(exc.code, 409))
+
+
+def _back(request: HttpRequest) -> HttpResponseRedirect:
+    """Back where the form was (a safe, same-site `next`), else the lobby."""
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return HttpResponseRedirect(target)
+    return HttpResponseRedirect(reverse("index"))
+
+
+# --- the lobby -----------------------------------------------------------------------------------
+@require_safe
+def lobby_page(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    now = timezone.now()
+    context: dict[str, Any] = {
+        "live": lobby.match_rows(lobby.live_matches()),
+        "open": lobby.challenge_rows(lobby.open_challenges(now)),
+        "incoming": [], "outgoing": [], "my_matches": [], "guest": False,
+    }  # fmt: skip
+    if isinstance(user, User):
+        mine = lobby.challenge_rows(lobby.my_challenges(user, now))
+        name = user.get_username()
+        context |= {
+            "incoming": [c for c in mine if c.target == name],
+            "outgoing": [c for c in mine if c.challenger == name],
+            "my_matches": lobby.match_rows(lobby.my_matches(user)),
+            "guest": lobby.is_guest(user),
+            "challenge_form": ChallengeForm(user=user),
+        }
+    return render(request, "club/lobby.html", context)
+
+
+# --- making challenges ---------------------------------------------------------------------------
+@login_required
+@require_http_methods(["GET", "POST"])
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    """Challenge a member (`?opponent=name`, as the directory and profiles link here), or
+    anyone (no opponent: an open challenge)."""
+    user = _member(request)
+    form = ChallengeForm(
+        request.POST or None, user=user, initial={"opponent": request.GET.get("opponent", "")}
+    )
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            done = service.challenge(
+                user, form.cleaned_data["opponent"], form.format(form.cleaned_data["rated"])
+            )
+        except ClubError as exc:
+            form.add_error(None, error_text(exc.code))
+            status = _STATUS.get(exc.code, 409)
+        else:
+            announce_now(done.news)
+            assert done.challenge is not None
+            return redirect("challenge", challenge_id=done.challenge.pk)
+    return render(request, "club/challenge_new.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invite_new(request: HttpRequest) -> HttpResponse:
+    """A link for a visitor without an account: a friendly, never rated."""
+    user = _member(request)
+    form = FormatForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            done = service.invite(user, form.format())
+        except ClubError as exc:
+            form.add_error(None, error_text(exc.code))
+            status = _STATUS.get(exc.code, 409)
+        else:
+            announce_now(done.news)
+            assert done.challenge is not None
+            return redirect("challenge", challenge_id=done.challenge.pk)
+    return render(request, "club/invite_new.html", {"form": form}, status=status)
+
+
+@require_safe
+def new_match(request: HttpRequest) -> HttpResponseRedirect:
+    """The old "New match" address: a match is now made by a challenge its opponent accepts."""
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponseRedirect(reverse("challenge_new") + (f"?{query}" if query else ""))
+
+
+# --- a challenge ---------------------------------------------------------------------------------
+@require_safe
+def challenge_page(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """A challenge as its challenger (waiting, the invitation's link, withdraw), its target
+    (accept, decline) or, for an open one, anyone (accept) sees it. Others' direct challenges,
+    rematch offers and invitations are private: 404."""
+    row = get_object_or_404(
+        Challenge.objects.select_related("challenger", "target"), pk=challenge_id
+    )
+    user = request.user
+    if user.is_authenticated and user.pk == row.challenger_id:
+        role = "challenger"
+    elif user.is_authenticated and user.pk == row.target_id:
+        role = "target"
+    elif row.kind == Kind.OPEN:
+        role = "taker" if user.is_authenticated and not lobby.is_guest(user) else "visitor"
+    else:
+        raise Http404("no such challenge")
+    waiting = row.status == Status.OPEN and row.expires > timezone.now()
+    link = None
+    if role == "challenger" and row.kind == Kind.INVITATION:
+        link = request.build_absolute_uri(
+            reverse("invitation", kwargs={"token": service.invitation_token(row)})
+        )
+    context = {"c": lobby.challenge_row(row), "role": role, "waiting": waiting, "link": link}
+    return render(request, "club/challenge.html", context)
+
+
+@login_required
+@require_POST
+def accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    try:
+        done = service.accept(_member(request), challenge_id)
+    except ClubError as exc:
+        return _refusal(request, exc)
+    announce_now(done.news)
+    assert done.match is not None
+    return redirect("match", match_id=done.match.pk)
+
+
+@login_required
+@require_POST
+def decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    try:
+        done = service.decline(_member(request), challenge_id)
+    except ClubError as exc:
+        return _refusal(request, exc)
+    announce_now(done.news)
+    return _back(request)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    try:
+        done = service.withdraw(_member(request), challenge_id)
+    except ClubError as exc:
+        return _refusal(request, exc)
+    announce_now(done.news)
+    return _back(request)
+
+
+# --- invitations ---------------------------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """An invitation's link: a visitor plays under a guest name, a member as themselves. It
+    works once; then (or once expired) it says so, with 410."""
+    row = service.invitation_of(token)
+    if row is None:
+        raise Http404("no such invitation")
+    user = request.user
+    own = user.is_authenticated and user.pk == row.challenger_id
+    used = row.status != Status.OPEN or row.expires <= timezone.now()
+    form = GuestForm(request.POST or None) if not user.is_authenticated else None
+    context: dict[str, Any] = {"c": lobby.challenge_row(row), "own": own, "form": form}
+    if used:
+        return render(request, "club/invitation.html", {**context, "used": True}, status=410)
+    if request.method == "POST" and not own and (form is None or form.is_valid()):
+        name = form.cleaned_data["name"] if form is not None else None
+        try:
+            done = service.accept_invitation(token, user, name)
+        except ClubError as exc:
+            announce_now(exc.news)
+            status = _STATUS.get(exc.code, 409)
+            if form is not None and exc.code == "bad_name":
+                form.add_error("name", error_text(exc.code))
+                return render(request, "club/invitation.html", context, status=status)
+            context |= {"used": status == 410, "error": error_text(exc.code)}
+            return render(request, "club/invitation.html", context, status=status)
+        if done.user is not None:
+            # The guest's identity lives in this browser's session only.
+            login(request, done.user, backend="django.contrib.auth.backends.ModelBackend")
+        announce_now(done.news)
+        assert done.match is not None
+        return redirect("match", match_id=done.match.pk)
+    return render(request, "club/invitation.html", context)
+
+
+# --- practice ------------------------------------------------------------------------------------
+@login_required
+@require_http_methods(["GET", "POST"])
+def practice(request: HttpRequest) -> HttpResponse:
+    """A practice table: the member plays both sides, unrated."""
+    form = FormatForm(request.POST or None, initial={"best_of": 1})
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        fmt = form.format()
+        try:
+            match = service.practise(_member(request), fmt.best_of, fmt.shot_clock)
+        except ClubError as exc:
+            form.add_error(None, error_text(exc.code))
+            status = _STATUS.get(exc.code, 409)
+        else:
+            return redirect("match", match_id=match.pk)
+    return render(request, "club/practice.html", {"form": form}, status=status)
+
+
+# --- the end of a match --------------------------------------------------------------------------
+@require_safe
+def match_end(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The end-of-match panel (a fragment the match page loads when the match is over): the
+    result, the frames, the breaks of 50 or more, the rematch offer, the way back."""
+    match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=match_id)
+    if match.status != Match.Status.FINISHED:
+        return HttpResponse(status=204)
+    seat = game_service.seat_of(match, request.user)
+    offer = service.rematch_offer(match) if not match.practice else None
+    rematch = None
+    if offer is not None and seat is not None:
+        waiting = offer.status == Status.OPEN and offer.expires > timezone.now()
+        mine = offer.challenger_id == request.user.pk
+        rematch = {"offer": lobby.challenge_row(offer), "waiting": waiting, "mine": mine}
+    context = {
+        "match": match, "seat": seat, "result": results.result_of(match),
+        "breaks": results.breaks_of_fifty(match), "rematch": rematch,
+        "practice_form": FormatForm(initial={"best_of": match.best_of,
+                                             "shot_clock": match.shot_clock or 0}),
+    }  # fmt: skip
+    return render(request, "club/_match_end.html", context)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        done = service.offer_rematch(_member(request), match_id)
+    except ClubError as exc:
+        return _refusal(request, exc)
+    announce_now(done.news)
+    if done.match is not None:  # the other player had offered: accepted, to the new table
+        return redirect("match", match_id=done.match.pk)
+    return redirect("match", match_id=match_id)

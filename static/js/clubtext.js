@@ -1,0 +1,61 @@
+// The club's words in the browser: the server renders them, translated, into every page (the
+// `text` of the `club-page` JSON block, club/text.py); this module only fills placeholders.
+// Pure (tests/clubtext.test.js): no DOM.
+
+/** "%(name)s challenges you" with {name: "alice"} → "alice challenges you". */
+export function format(template, params = {}) {
+  return template.replace(/%\((\w+)\)s/g, (whole, key) =>
+    key in params ? String(params[key]) : whole,
+  );
+}
+
+export class Words {
+  constructor(catalog) {
+    this.catalog = catalog || {};
+  }
+
+  t(key, params) {
+    const template = this.catalog[key];
+    return template === undefined ? key : format(template, params);
+  }
+}
+
+/** "best of 3 · 30 s shot clock · rated", as club.text.describe_format words it. */
+export function describeFormat(row, words) {
+  const parts = [words.t("best_of", { n: row.best_of })];
+  if (row.shot_clock) parts.push(words.t("shot_clock", { n: row.shot_clock }));
+  parts.push(words.t(row.rated ? "rated" : "friendly"));
+  return parts.join(" · ");
+}
+
+/** How a challenge reads in a list: `role` is incoming, outgoing or open. */
+export function challengeWho(row, role, words) {
+  if (role === "incoming") {
+    return words.t(row.kind === "rematch" ? "offers_rematch" : "challenges_you", {
+      name: row.challenger,
+    });
+  }
+  if (role === "outgoing") {
+    const name = row.target || words.t(row.kind === "invitation" ? "invitation" : "anyone");
+    return words.t("you_challenge", { name });
+  }
+  return words.t("open_by", { name: row.challenger });
+}
+
+/** "9:05" for 545 seconds; "0:00" once past. */
+export function countdown(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** The figures of a match row as the lobby shows them. */
+export function matchFigures(row, words) {
+  return {
+    link: words.t("versus", { a: row.players.A, b: row.players.B }),
+    frames: `${row.frames.A}–${row.frames.B}`,
+    scores: `${row.scores.A}–${row.scores.B}`,
+    break: row.break ? words.t("break", { n: row.break }) : "",
+    watching: words.t("watching", { n: row.watching }),
+    format: describeFormat(row, words),
+  };
+}

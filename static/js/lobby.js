@@ -1,0 +1,152 @@
+// The lobby page: live over its websocket (/ws/lobby/), no reload. The welcome gives the whole
+// picture; coalesced updates follow (matches, open challenges); the member's own challenges
+// come as notices (notices.js). Rows are drawn from the page's <template>s, whose words the
+// server translated; figures are filled in by clubtext.js.
+
+import { ClubSocket, readPage } from "./clubsocket.js";
+import { Words, challengeWho, countdown, describeFormat, matchFigures } from "./clubtext.js";
+import { LobbyState } from "./lobbystate.js";
+import { Notices, setSound, soundOn } from "./notices.js";
+
+const root = document.getElementById("lobby");
+const page = readPage();
+const words = new Words(page.text);
+const me = page.me;
+const state = new LobbyState(me);
+const notices = me ? new Notices({ page, words }) : null;
+const $ = (id) => root.querySelector(`[data-testid="${id}"]`);
+let connection = "connecting";
+
+function fill(el, field, text) {
+  const target = el.querySelector(`[data-field="${field}"]`);
+  if (target) target.textContent = text;
+  return target;
+}
+
+function matchRow(row) {
+  const el = document.getElementById("tpl-match").content.firstElementChild.cloneNode(true);
+  el.dataset.id = String(row.id);
+  el.classList.toggle("practice", row.practice);
+  const figures = matchFigures(row, words);
+  for (const [field, text] of Object.entries(figures)) fill(el, field, text);
+  el.querySelector('[data-field="link"]').href = `/match/${row.id}/`;
+  return el;
+}
+
+function challengeRow(row, role) {
+  const el = document.getElementById("tpl-challenge").content.firstElementChild.cloneNode(true);
+  el.dataset.id = String(row.id);
+  el.dataset.kind = row.kind;
+  const who = fill(el, "who", challengeWho(row, role, words));
+  who.href = `/challenges/${row.id}/`;
+  fill(el, "format", describeFormat(row, words));
+  el.querySelector('[data-field="expires"]').dataset.expires = row.expires;
+  const show = {
+    accept: role === "incoming" || (role === "open" && row.challenger !== me && Boolean(me)),
+    decline: role === "incoming",
+    withdraw: role === "outgoing" || (role === "open" && row.challenger === me),
+  };
+  for (const [action, visible] of Object.entries(show)) {
+    const form = el.querySelector(`[data-action="${action}"]`);
+    form.hidden = !visible;
+    form.action = `/challenges/${row.id}/${action}/`;
+    const next = form.querySelector('[name="next"]');
+    if (next) next.value = location.pathname;
+  }
+  return el;
+}
+
+function list(id, rows, make) {
+  const ul = $(id);
+  if (!ul) return;
+  ul.replaceChildren(...rows.map(make));
+  const empty = root.querySelector(`[data-empty="${id}"]`);
+  if (empty) empty.hidden = rows.length > 0;
+}
+
+function render() {
+  const now = Date.now();
+  list("live-matches", state.live(), matchRow);
+  list("open-challenges", state.open(now), (r) => challengeRow(r, "open"));
+  if (me) {
+    list("my-matches", state.mine(), matchRow);
+    list("incoming", notices.board.waitingFor(now), (r) => challengeRow(r, "incoming"));
+    list("outgoing", notices.board.sentBy(now), (r) => challengeRow(r, "outgoing"));
+  }
+  ticking();
+}
+
+/** The countdowns of waiting challenges; a challenge past its time leaves the lists. */
+function ticking() {
+  const now = Date.now();
+  let gone = false;
+  for (const el of root.querySelectorAll("[data-expires]")) {
+    const left = (Date.parse(el.dataset.expires) - now) / 1000;
+    if (!el.dataset.expires) continue;
+    if (left <= 0) gone = true;
+    el.textContent = words.t("expires_in", { time: countdown(left) });
+  }
+  return gone;
+}
+
+function receive(msg) {
+  if (notices) notices.handle(msg);
+  if (msg.type === "welcome") {
+    state.welcome(msg);
+  } else if (msg.type === "update") {
+    state.update(msg);
+  } else if (msg.type === "notice") {
+    state.notice(msg.challenge);
+  } else {
+    return;
+  }
+  render();
+}
+
+function setConnection(stateName) {
+  connection = stateName;
+  const el = $("lobby-connection");
+  el.dataset.state = stateName;
+  el.textContent = words.t(
+    { open: "live", reconnecting: "reconnecting", connecting: "connecting" }[stateName] ||
+      "reconnecting",
+  );
+}
+
+// --- the member's alerts: sound and desktop notifications -----------------------------------
+const sound = $("sound");
+if (sound) {
+  sound.checked = soundOn();
+  sound.addEventListener("change", () => setSound(sound.checked));
+}
+const allow = $("allow-notifications");
+if (allow && "Notification" in window && Notification.permission === "default") {
+  allow.hidden = false;
+  allow.addEventListener("click", async () => {
+    await Notification.requestPermission();
+    allow.hidden = Notification.permission !== "default";
+  });
+}
+
+// --- the test hook (read-only) ----------------------------------------------------------------
+window.clubLobby = () => {
+  const now = Date.now();
+  const ids = (rows) => rows.map((r) => r.id);
+  return JSON.parse(
+    JSON.stringify({
+      connection,
+      updates: state.updates,
+      live: state.live(),
+      open: ids(state.open(now)),
+      mine: ids(state.mine()),
+      incoming: me ? ids(notices.board.waitingFor(now)) : [],
+      outgoing: me ? ids(notices.board.sentBy(now)) : [],
+    }),
+  );
+};
+if (notices) window.clubNotices = () => notices.snapshot();
+
+setInterval(() => {
+  if (ticking()) render();
+}, 1000);
+new ClubSocket({ path: "/ws/lobby/", page, onMessage: receive, onState: setConnection }).open();

@@ -1,0 +1,66 @@
+// The lobby as its socket tells it: live matches and open challenges, each kept at the newest
+// version seen (a welcome, then coalesced updates). Pure (tests/lobbystate.test.js).
+
+function newest(map, row) {
+  const known = map.get(row.id);
+  if (known && known.version > row.version) return false;
+  map.set(row.id, row);
+  return true;
+}
+
+function replaced(known, rows) {
+  const fresh = new Map();
+  for (const row of rows) {
+    const old = known.get(row.id);
+    newest(fresh, old && old.version > row.version ? old : row);
+  }
+  return fresh;
+}
+
+export class LobbyState {
+  constructor(me) {
+    this.me = me;
+    this.matches = new Map(); // id -> row, live or finished
+    this.challenges = new Map(); // open challenges by anyone: id -> row
+    this.updates = 0;
+  }
+
+  /** A whole new picture (after every connection): what it lists, each row at the newest
+   * version known; what it does not list has gone. */
+  welcome(msg) {
+    this.matches = replaced(this.matches, [...msg.matches, ...msg.my_matches]);
+    this.challenges = replaced(this.challenges, msg.open);
+  }
+
+  /** Merge an update; returns how many rows changed. */
+  update(msg) {
+    this.updates += 1;
+    let changed = 0;
+    for (const row of msg.matches) changed += newest(this.matches, row) ? 1 : 0;
+    for (const row of msg.challenges) changed += newest(this.challenges, row) ? 1 : 0;
+    return changed;
+  }
+
+  /** An open challenge told by a notice (ours): the list follows it too. */
+  notice(row) {
+    if (row.kind === "open") newest(this.challenges, row);
+  }
+
+  live() {
+    return [...this.matches.values()]
+      .filter((m) => m.status === "live" && !m.practice)
+      .sort((a, b) => b.id - a.id);
+  }
+
+  mine() {
+    return [...this.matches.values()]
+      .filter((m) => m.status === "live" && (m.players.A === this.me || m.players.B === this.me))
+      .sort((a, b) => b.id - a.id);
+  }
+
+  open(now) {
+    return [...this.challenges.values()]
+      .filter((c) => c.status === "open" && Date.parse(c.expires) > now)
+      .sort((a, b) => b.id - a.id);
+  }
+}

@@ -1,0 +1,171 @@
+// A member's challenges, told live on every page: the badge beside "Lobby", the tab's title,
+// a toast to accept or decline, an optional sound and the desktop notification (if allowed).
+// When the member's own challenge is accepted, the page goes to the table (unless they are
+// playing a match on this page: then a toast says where to go).
+
+import { challengeWho, describeFormat } from "./clubtext.js";
+import { NoticeBoard } from "./noticeboard.js";
+
+const SOUND_KEY = "club.sound";
+const TOAST_MS = 12000;
+
+const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+
+export function soundOn() {
+  try {
+    return localStorage.getItem(SOUND_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+export function setSound(on) {
+  try {
+    localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+  } catch {
+    /* storage refused: no sound */
+  }
+}
+
+export class Notices {
+  constructor({ page, words }) {
+    this.page = page;
+    this.words = words;
+    this.board = new NoticeBoard(page.me);
+    this.baseTitle = document.title;
+    this.badge = $("notice-badge");
+    this.box = $("toasts");
+    this.template = document.getElementById("tpl-toast");
+    this.seen = { notified: [], sounds: 0, toasts: 0, went: null };
+    this.audio = null;
+    setInterval(() => this.refresh(), 1000); // challenges expire as time passes
+  }
+
+  /** A message of the lobby or notices socket (others are the lobby's business). */
+  handle(msg) {
+    if (msg.type === "welcome") {
+      this.board.welcome(msg.mine);
+    } else if (msg.type === "notice") {
+      const effect = this.board.notice(msg.challenge);
+      if (effect) this.react(effect);
+      document.dispatchEvent(new CustomEvent("club:notice", { detail: msg.challenge }));
+    } else {
+      return;
+    }
+    this.refresh();
+  }
+
+  react({ kind, row, go }) {
+    const { words } = this;
+    if (kind === "challenged") {
+      const text = challengeWho(row, "incoming", words);
+      this.toast(row, text, { answer: true });
+      this.ring();
+      this.desktop(row, text);
+    } else if (kind === "accepted" && go) {
+      this.drop(row.id);
+      if (document.body.dataset.playing === "true") {
+        this.toast(row, words.t("accepted", { name: row.target || words.t("anyone") }), { go });
+      } else {
+        this.seen.went = go;
+        location.assign(`/match/${go}/`);
+      }
+    } else if (kind !== "sent") {
+      const was = this.drop(row.id);
+      const mine = row.challenger === this.page.me;
+      if (kind === "declined" && mine) {
+        this.toast(row, words.t("declined", { name: row.target }), {});
+      } else if (kind === "withdrawn" && was) {
+        this.toast(row, words.t("withdrawn", { name: row.challenger }), {});
+      } else if (kind === "expired" && (was || mine)) {
+        this.toast(row, words.t("expired"), {});
+      }
+    }
+  }
+
+  refresh() {
+    const n = this.board.count(Date.now());
+    if (this.badge) {
+      this.badge.textContent = String(n);
+      this.badge.hidden = !n;
+    }
+    document.title = this.board.title(this.baseTitle, Date.now());
+  }
+
+  toast(row, text, { answer = false, go = null }) {
+    if (!this.box || !this.template) return;
+    this.drop(row.id);
+    const el = this.template.content.firstElementChild.cloneNode(true);
+    el.dataset.id = String(row.id);
+    el.querySelector('[data-field="text"]').textContent = text;
+    el.querySelector('[data-field="format"]').textContent = describeFormat(row, this.words);
+    const accept = el.querySelector('[data-action="accept"]');
+    const decline = el.querySelector('[data-action="decline"]');
+    accept.hidden = decline.hidden = !answer;
+    accept.action = `/challenges/${row.id}/accept/`;
+    decline.action = `/challenges/${row.id}/decline/`;
+    decline.querySelector('[name="next"]').value = location.pathname;
+    const link = el.querySelector('[data-action="go"]');
+    link.hidden = !go;
+    if (go) link.href = `/match/${go}/`;
+    el.querySelector('[data-action="close"]').addEventListener("click", () => el.remove());
+    this.box.append(el);
+    this.seen.toasts += 1;
+    if (!answer && !go) setTimeout(() => el.remove(), TOAST_MS);
+  }
+
+  /** Remove a challenge's toast; whether there was one. */
+  drop(id) {
+    const el = this.box && this.box.querySelector(`[data-id="${id}"]`);
+    if (el) el.remove();
+    return Boolean(el);
+  }
+
+  ring() {
+    if (!soundOn()) return;
+    try {
+      const Audio = window.AudioContext || window.webkitAudioContext;
+      this.audio = this.audio || new Audio();
+      const ctx = this.audio;
+      const tone = ctx.createOscillator();
+      const gain = ctx.createGain();
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.12, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+      tone.connect(gain).connect(ctx.destination);
+      tone.start();
+      tone.stop(ctx.currentTime + 0.4);
+      this.seen.sounds += 1;
+    } catch {
+      /* no audio here */
+    }
+  }
+
+  desktop(row, text) {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    try {
+      const note = new Notification(this.words.t("site"), {
+        body: `${text} · ${describeFormat(row, this.words)}`,
+        tag: `challenge-${row.id}`,
+      });
+      note.onclick = () => {
+        window.focus();
+        location.assign(`/challenges/${row.id}/`);
+      };
+      this.seen.notified.push(text);
+    } catch {
+      /* some browsers allow notifications only from a service worker */
+    }
+  }
+
+  /** What the browser tests read. */
+  snapshot() {
+    const now = Date.now();
+    return {
+      count: this.board.count(now),
+      title: document.title,
+      waiting: this.board.waitingFor(now).map((r) => r.id),
+      ...this.seen,
+    };
+  }
+}

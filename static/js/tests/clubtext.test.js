@@ -1,0 +1,71 @@
+// The club's words: placeholders filled, formats and rows worded as the server words them.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Words, challengeWho, countdown, describeFormat, format, matchFigures } from "../clubtext.js";
+
+// The English catalog as club/text.py makes it (the keys used here; tests/club/test_text.py
+// holds every key the scripts use to the server's catalog).
+const words = new Words({
+  best_of: "best of %(n)s",
+  shot_clock: "%(n)s s shot clock",
+  rated: "rated",
+  friendly: "friendly",
+  versus: "%(a)s v %(b)s",
+  anyone: "anyone",
+  invitation: "an invitation link",
+  challenges_you: "%(name)s challenges you",
+  offers_rematch: "%(name)s offers a rematch",
+  you_challenge: "You challenge %(name)s",
+  open_by: "Open challenge by %(name)s",
+  watching: "%(n)s watching",
+  break: "break %(n)s",
+});
+
+test("placeholders are filled by name; unknown ones and unknown keys stay visible", () => {
+  assert.equal(format("%(a)s v %(b)s", { a: "alice", b: "Борис" }), "alice v Борис");
+  assert.equal(format("%(a)s and %(zz)s", { a: 1 }), "1 and %(zz)s");
+  assert.equal(words.t("nope"), "nope");
+});
+
+test("a format reads as the server's describe_format", () => {
+  assert.equal(describeFormat({ best_of: 3, shot_clock: null, rated: false }, words),
+    "best of 3 · friendly");
+  assert.equal(describeFormat({ best_of: 5, shot_clock: 30, rated: true }, words),
+    "best of 5 · 30 s shot clock · rated");
+});
+
+test("a challenge reads by who is looking", () => {
+  const row = { kind: "direct", challenger: "alice", target: "bob" };
+  assert.equal(challengeWho(row, "incoming", words), "alice challenges you");
+  assert.equal(challengeWho(row, "outgoing", words), "You challenge bob");
+  assert.equal(challengeWho({ ...row, kind: "rematch" }, "incoming", words),
+    "alice offers a rematch");
+  assert.equal(challengeWho({ kind: "open", challenger: "alice", target: null }, "outgoing", words),
+    "You challenge anyone");
+  assert.equal(
+    challengeWho({ kind: "invitation", challenger: "alice", target: null }, "outgoing", words),
+    "You challenge an invitation link",
+  );
+  assert.equal(challengeWho({ kind: "open", challenger: "carol" }, "open", words),
+    "Open challenge by carol");
+});
+
+test("a match row's figures", () => {
+  const row = {
+    players: { A: "alice", B: "bob" }, frames: { A: 1, B: 0 }, scores: { A: 24, B: 8 },
+    break: 16, watching: 3, best_of: 3, shot_clock: null, rated: true,
+  };
+  assert.deepEqual(matchFigures(row, words), {
+    link: "alice v bob", frames: "1–0", scores: "24–8", break: "break 16",
+    watching: "3 watching", format: "best of 3 · rated",
+  });
+  assert.equal(matchFigures({ ...row, break: 0 }, words).break, "");
+});
+
+test("countdowns", () => {
+  assert.equal(countdown(545), "9:05");
+  assert.equal(countdown(0.4), "0:00");
+  assert.equal(countdown(-3), "0:00");
+});

@@ -1,0 +1,52 @@
+// The lobby from its welcome and coalesced updates: each row at its newest version.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { LobbyState } from "../lobbystate.js";
+
+const NOW = Date.parse("2026-12-01T12:00:00Z");
+const match = (id, version, fields = {}) => ({
+  id, version, status: "live", players: { A: "alice", B: "bob" }, practice: false, ...fields,
+});
+const open = (id, version, fields = {}) => ({
+  id, version, kind: "open", status: "open", challenger: "carol", expires: "2026-12-01T12:30:00Z",
+  ...fields,
+});
+const welcome = (fields) => ({ matches: [], my_matches: [], open: [], ...fields });
+
+test("updates replace rows by version, and finished matches leave the live list", () => {
+  const lobby = new LobbyState("alice");
+  lobby.welcome(welcome({ matches: [match(1, 3), match(2, 1, { players: { A: "c", B: "d" } })] }));
+  assert.deepEqual(lobby.live().map((m) => m.id), [2, 1]);
+  assert.deepEqual(lobby.mine().map((m) => m.id), [1]);
+  assert.equal(lobby.update({ matches: [match(1, 2, { status: "finished" })], challenges: [] }), 0);
+  assert.deepEqual(lobby.live().map((m) => m.id), [2, 1]); // an older row changed nothing
+  lobby.update({ matches: [match(1, 4, { status: "finished" }), match(5, 1)], challenges: [] });
+  assert.deepEqual(lobby.live().map((m) => m.id), [5, 2]);
+  assert.equal(lobby.updates, 2);
+});
+
+test("a welcome is the whole picture, each row at the newest version known", () => {
+  const lobby = new LobbyState("alice");
+  lobby.update({ matches: [match(1, 5)], challenges: [open(9, 2, { status: "withdrawn" })] });
+  lobby.welcome(welcome({ matches: [match(1, 4), match(3, 1)], open: [open(9, 1)] }));
+  assert.equal(lobby.matches.get(1).version, 5);
+  assert.deepEqual(lobby.open(NOW), []); // withdrawn, though the welcome read it open
+  lobby.welcome(welcome({ matches: [match(3, 1)] }));
+  assert.deepEqual(lobby.live().map((m) => m.id), [3]); // match 1 is no longer listed
+});
+
+test("open challenges: listed while open and not past their time; practice stays private", () => {
+  const lobby = new LobbyState("alice");
+  lobby.welcome(welcome({
+    open: [open(1, 1), open(2, 1, { expires: "2026-12-01T11:00:00Z" })],
+    my_matches: [match(4, 1, { practice: true, players: { A: "alice", B: "alice" } })],
+  }));
+  assert.deepEqual(lobby.open(NOW).map((c) => c.id), [1]);
+  lobby.notice(open(7, 1, { challenger: "alice" }));
+  lobby.notice({ ...open(8, 1), kind: "direct" }); // not the lobby's
+  assert.deepEqual(lobby.open(NOW).map((c) => c.id), [7, 1]);
+  assert.deepEqual(lobby.live(), []);
+  assert.deepEqual(lobby.mine().map((m) => m.id), [4]);
+});

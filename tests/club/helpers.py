@@ -1,0 +1,59 @@
+"""Driving the club's sockets in-process (channels' WebsocketCommunicator)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from club.protocol import server_out
+from club.routing import websocket_urlpatterns
+
+ROUTER = URLRouter(websocket_urlpatterns)
+
+
+def as_user(user: Any, address: str = "127.0.0.1") -> Any:
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        scope = {**scope, "user": user or AnonymousUser(), "client": (address, 50000)}
+        return await ROUTER(scope, receive, send)
+
+    return app
+
+
+class LobbyClient:
+    """One lobby (or notices) socket; every message it receives is checked by its schema."""
+
+    made: ClassVar[list[LobbyClient]] = []
+
+    def __init__(self, user: Any = None, address: str = "127.0.0.1", lobby: bool = True) -> None:
+        path = "/ws/lobby/" if lobby else "/ws/notices/"
+        self.ws = WebsocketCommunicator(as_user(user, address), path)
+        LobbyClient.made.append(self)
+        self.seen: list[dict[str, Any]] = []
+
+    async def open(self) -> dict[str, Any]:
+        connected, _ = await self.ws.connect()
+        assert connected
+        await self.send({"type": "hello", "protocol": 1})
+        return await self.expect("welcome")
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send_to(text_data=json.dumps(message))
+
+    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+        message = json.loads(await self.ws.receive_from(timeout=timeout))
+        server_out.SCHEMAS[message["type"]].model_validate(message)
+        self.seen.append(message)
+        return message
+
+    async def expect(self, kind: str, timeout: float = 5) -> dict[str, Any]:
+        while True:
+            message = await self.recv(timeout)
+            if message["type"] == kind:
+                return message
+
+    async def nothing(self, timeout: float = 0.3) -> bool:
+        return await self.ws.receive_nothing(timeout=timeout)

@@ -1,0 +1,279 @@
+"""The lobby and notices sockets, in one process (in-memory layer): the welcome, coalesced
+lobby updates from matches being played and watched, notices to both parties at once, the
+sweep of expired challenges, and the same protections as the match socket."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.utils import timezone
+
+from club import service
+from club.models import Challenge
+from club.process import LOBBY, announce
+from game import service as game_service
+from rules.challenges import Format
+from snooker_site.asgi import application
+from tests.club.helpers import LobbyClient
+from tests.game.helpers import Client
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
+
+
+def fast(settings, **club) -> None:  # type: ignore[no-untyped-def]
+    settings.CLUB = {**settings.CLUB, "LOBBY_COALESCE": 0.2, **club}
+
+
+async def test_the_welcome_is_the_lobby_and_the_members_own(members) -> None:
+    alice, bob, carol = members
+    live = await database_sync_to_async(game_service.create_match)(alice, bob, 3, draw="A")
+    practice = await database_sync_to_async(game_service.create_match)(
+        alice, alice, 1, practice=True
+    )
+    public = (await database_sync_to_async(service.challenge)(carol, None, Format(3))).challenge
+    to_alice = (await database_sync_to_async(service.challenge)(bob, alice, Format(1))).challenge
+
+    visitor = await LobbyClient().open()
+    assert visitor["lobby"] and visitor["you"] is None and visitor["mine"] == []
+    assert [m["id"] for m in visitor["matches"]] == [live.pk]  # no practice table
+    row = visitor["matches"][0]
+    assert row["players"] == {"A": "alice", "B": "bob"} and row["frames"] == {"A": 0, "B": 0}
+    assert row["status"] == "live" and row["watching"] == 0 and row["version"] == 1
+    assert [c["id"] for c in visitor["open"]] == [public.pk]
+
+    welcome = await LobbyClient(alice).open()
+    assert welcome["you"] == {"name": "alice", "guest": False}
+    assert [c["id"] for c in welcome["mine"]] == [to_alice.pk]
+    assert {m["id"] for m in welcome["my_matches"]} == {live.pk, practice.pk}
+
+    notices = await LobbyClient(alice, lobby=False).open()
+    assert not notices["lobby"] and notices["matches"] == [] and notices["open"] == []
+    assert [c["id"] for c in notices["mine"]] == [to_alice.pk]
+
+
+async def test_notices_are_for_members_and_guests(members) -> None:
+    refused = LobbyClient(None, lobby=False)
+    connected, code = await refused.ws.connect()
+    assert not connected and code == 4401
+
+
+async def test_both_parties_are_told_at_once(members, settings) -> None:
+    alice, bob, carol = members
+    fast(settings)
+    bob_page = LobbyClient(bob, lobby=False)  # Bob is on another page
+    bob_lobby = LobbyClient(bob)
+    alice_lobby = LobbyClient(alice)
+    carol_lobby = LobbyClient(carol)
+    for c in (bob_page, bob_lobby, alice_lobby, carol_lobby):
+        await c.open()
+    made = await database_sync_to_async(service.challenge)(alice, bob, Format(3, 30))
+    await announce(made.news)
+    for c in (bob_page, bob_lobby, alice_lobby):
+        notice = await c.expect("notice", timeout=1)
+        assert notice["challenge"]["status"] == "open" and notice["challenge"]["target"] == "bob"
+    assert await carol_lobby.nothing(0.4)  # a direct challenge is nobody else's business
+
+    done = await database_sync_to_async(service.accept)(bob, made.challenge.pk)
+    await announce(done.news)
+    told = (await alice_lobby.expect("notice"))["challenge"]
+    assert told["status"] == "accepted" and told["match"] == done.match.pk and told["version"] == 2
+    assert (await bob_page.expect("notice"))["challenge"]["match"] == done.match.pk
+    # The new match reaches every lobby (coalesced), Carol's too.
+    update = await carol_lobby.expect("update")
+    assert [m["id"] for m in update["matches"]] == [done.match.pk]
+
+
+async def test_open_challenges_come_and_go_in_the_lobby(members, settings) -> None:
+    alice, _, _ = members
+    fast(settings)
+    visitor = LobbyClient()
+    await visitor.open()
+    made = await database_sync_to_async(service.challenge)(alice, None, Format(1))
+    await announce(made.news)
+    update = await visitor.expect("update")
+    assert [(c["id"], c["status"]) for c in update["challenges"]] == [(made.challenge.pk, "open")]
+    gone = await database_sync_to_async(service.withdraw)(alice, made.challenge.pk)
+    await announce(gone.news)
+    update = await visitor.expect("update")
+    assert [(c["status"], c["version"]) for c in update["challenges"]] == [("withdrawn", 2)]
+
+
+async def test_a_match_played_and_watched_updates_the_lobby(members, settings) -> None:
+    alice, bob, _ = members
+    fast(settings)
+    settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.1}
+    match = await database_sync_to_async(game_service.create_match)(alice, bob, 3, draw="A")
+    lobby = LobbyClient()
+    await lobby.open()
+    a, b = Client(match.pk, alice), Client(match.pk, bob)
+    await a.open()
+    await b.open()
+    spectator = Client(match.pk, address="10.9.0.1")
+    await spectator.open()
+    update = await lobby.expect("update", timeout=2)
+    assert update["matches"][0]["watching"] == 1  # told when the number watching changed
+    await a.break_off()
+    await a.expect("event")
+    row = None
+    while row is None or row["version"] < 2:
+        row = (await lobby.expect("update", timeout=2))["matches"][0]
+    assert row["id"] == match.pk and row["striker"] == "B"
+    await a.send({"type": "concede", "client_id": "bye", "scope": "match"})
+    await a.expect("event")
+    while row["status"] != "finished":
+        row = (await lobby.expect("update", timeout=2))["matches"][0]
+    assert row["frames"] == {"A": 0, "B": 1}
+
+
+async def test_a_crowd_of_changes_makes_few_updates_for_one_group(members, settings) -> None:
+    """Ten matches changing at once: one update read once and sent to the one lobby group,
+    the same text to every lobby socket."""
+    alice, bob, _ = members
+    fast(settings, LOBBY_COALESCE=0.3)
+    matches = [
+        await database_sync_to_async(game_service.create_match)(alice, bob, 1) for _ in range(10)
+    ]
+    lobbies = [LobbyClient(address=f"10.8.0.{i}") for i in range(5)]
+    for c in lobbies:
+        await c.open()
+    reads = []
+    real = LOBBY.flush
+
+    async def counted() -> None:
+        reads.append(sorted(LOBBY.matches))
+        await real()
+
+    LOBBY.flush = counted  # type: ignore[method-assign]
+    for m in matches:
+        LOBBY.note(matches=(m.pk,))
+    texts = [await c.ws.receive_from(timeout=2) for c in lobbies]
+    assert len(set(texts)) == 1 and len(reads) == 1 and len(reads[0]) == 10
+    assert LOBBY.updates == 1
+    assert all(await asyncio.gather(*(c.nothing(0.4) for c in lobbies)))
+
+
+async def test_sockets_greeted_at_once_share_one_relay(members, settings, monkeypatch) -> None:
+    """The lobby group holds one channel per process, however many sockets are greeted while
+    it joins (Redis answers after a while: here, a slow in-memory layer)."""
+    fast(settings)
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    real = layer.new_channel
+
+    async def slow_channel(prefix: str = "specific.") -> str:
+        await asyncio.sleep(0.05)
+        return await real(prefix)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(layer, "new_channel", slow_channel)
+    lobbies = [LobbyClient(address=f"10.4.0.{i}") for i in range(5)]
+    await asyncio.gather(*(c.open() for c in lobbies))
+    assert len(layer.groups["lobby"]) == 1
+    match = await database_sync_to_async(game_service.create_match)(*members[:2], 1)
+    LOBBY.note(matches=(match.pk,))
+    for c in lobbies:
+        assert (await c.expect("update"))["matches"][0]["id"] == match.pk
+    assert all(await asyncio.gather(*(c.nothing(0.3) for c in lobbies)))  # once each
+
+
+async def test_the_sweep_tells_both_parties_of_an_expiry(members, settings) -> None:
+    alice, bob, _ = members
+    fast(settings, SWEEP_EVERY=0.2)
+    made = await database_sync_to_async(service.challenge)(alice, bob, Format(1))
+    alice_page = LobbyClient(alice, lobby=False)
+    bob_page = LobbyClient(bob, lobby=False)
+    await alice_page.open()
+    await bob_page.open()
+    await database_sync_to_async(Challenge.objects.update)(
+        expires=timezone.now() - timedelta(seconds=1)
+    )
+    for c in (alice_page, bob_page):
+        notice = await c.expect("notice", timeout=2)
+        assert notice["challenge"]["id"] == made.challenge.pk
+        assert notice["challenge"]["status"] == "expired"
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("{nope", "bad_json"),
+        ('{"type": "dance"}', "unknown_type"),
+        ("[1]", "bad_message"),
+        ('{"type": "hello", "protocol": "1"}', "invalid"),
+        ('{"type": "ping", "x": 1}', "invalid"),
+        ('{"type": "ping", "pad": "' + "x" * 2000 + '"}', "too_large"),
+    ],
+)
+async def test_bad_input_is_answered(members, raw, code) -> None:
+    c = LobbyClient()
+    await c.open()
+    await c.ws.send_to(text_data=raw)
+    assert (await c.expect("error"))["code"] == code
+    await c.send({"type": "ping"})
+    await c.expect("pong")
+
+
+async def test_hello_first_once_and_in_our_protocol(members) -> None:
+    c = LobbyClient()
+    await c.ws.connect()
+    await c.send({"type": "ping"})
+    assert (await c.expect("error"))["code"] == "hello_first"
+    await c.send({"type": "hello", "protocol": 99})
+    assert (await c.expect("error"))["code"] == "protocol"
+    await c.send({"type": "hello", "protocol": 1})
+    await c.expect("welcome")
+    await c.send({"type": "hello", "protocol": 1})
+    assert (await c.expect("error"))["code"] == "already_greeted"
+
+
+async def test_sockets_are_capped_per_address_and_in_all(members, settings) -> None:
+    settings.SNOOKER = {**settings.SNOOKER, "MAX_SOCKETS_PER_ADDRESS": 2}
+    settings.CLUB = {**settings.CLUB, "MAX_LOBBY_SOCKETS": 3}
+    for _ in range(2):
+        await LobbyClient(address="10.7.0.1").open()
+    connected, code = await LobbyClient(address="10.7.0.1").ws.connect()
+    assert not connected and code == 4029
+    await LobbyClient(address="10.7.0.2").open()
+    connected, code = await LobbyClient(members[0], address="10.7.0.3").ws.connect()
+    assert not connected and code == 4029  # the lobby is full in this process
+
+
+async def test_a_flood_is_closed(members, settings) -> None:
+    settings.SNOOKER = {**settings.SNOOKER, "SPECTATOR_RATE_BURST": 2,
+                        "SPECTATOR_RATE_PER_SECOND": 0.01, "FLOOD_CLOSE_AFTER": 0.2}  # fmt: skip
+    c = LobbyClient(address="10.6.0.1")
+    await c.open()
+    closed = None
+    for _ in range(100):
+        await c.send({"type": "ping"})
+        await asyncio.sleep(0.01)
+        while not c.ws.output_queue.empty():
+            out = await c.ws.receive_output()
+            if out["type"] == "websocket.close":
+                closed = out["code"]
+        if closed:
+            break
+    assert closed == 4008
+    connected, code = await LobbyClient(address="10.6.0.1").ws.connect()
+    assert not connected and code == 4029  # the address waits
+
+
+async def test_a_foreign_page_cannot_open_the_lobby_or_notices(members) -> None:
+    for path in ("/ws/lobby/", "/ws/notices/"):
+        own = WebsocketCommunicator(
+            application, path, headers=[(b"host", b"127.0.0.1:8000"),
+                                        (b"origin", b"http://127.0.0.1:8000")],
+        )  # fmt: skip
+        foreign = WebsocketCommunicator(
+            application, path, headers=[(b"host", b"127.0.0.1:8000"),
+                                        (b"origin", b"http://127.0.0.1:8001")],
+        )  # fmt: skip
+        assert (await foreign.connect())[0] is False
+        # The lobby opens to our own page; notices want a member (the session is empty here).
+        connected, code = await own.connect()
+        assert connected is (path == "/ws/lobby/") and (connected or code == 4401)
+        await own.disconnect()

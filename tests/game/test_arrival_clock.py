@@ -1,0 +1,105 @@
+"""The clocks start when both players have come to the table; a practice table is one member
+on both sides, through the same consumer and service."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game import service
+from game.models import Match
+from tests.game.helpers import Client
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
+
+
+async def _match(players, **options):  # type: ignore[no-untyped-def]
+    return await database_sync_to_async(service.create_match)(
+        players[0], players[1], 3, draw="A", **options
+    )
+
+
+async def _row(match_id: int) -> Match:
+    return await database_sync_to_async(Match.objects.get)(pk=match_id)
+
+
+async def test_the_shot_clock_waits_for_both_players(players) -> None:
+    m = await _match(players, shot_clock=30)
+    assert m.deadline is None
+    alice = Client(m.pk, players[0])
+    welcome = await alice.open()
+    assert welcome["snapshot"]["shot_clock"] == {"seconds": 30, "deadline": None}
+    assert (await _row(m.pk)).deadline is None  # Bob has not come
+    bob = Client(m.pk, players[1])
+    welcome = await bob.open()
+    deadline = (await _row(m.pk)).deadline
+    assert deadline is not None
+    assert welcome["snapshot"]["shot_clock"]["deadline"] is not None  # read after he came
+    clock = await alice.expect("clock")  # Alice's snapshot predates it: she is told
+    assert clock["version"] == 1 and clock["deadline"].startswith(deadline.isoformat()[:19])
+    # Coming again starts nothing again.
+    await bob.close()
+    again = Client(m.pk, players[1])
+    await again.open(last_version=1)
+    assert (await again.expect("clock"))["deadline"] == clock["deadline"]
+    assert (await _row(m.pk)).deadline == deadline
+
+
+async def test_strokes_before_the_opponent_comes_set_no_deadline(players) -> None:
+    m = await _match(players, shot_clock=30)
+    alice = Client(m.pk, players[0])
+    await alice.open()
+    await alice.break_off()
+    event = await alice.expect("event")
+    assert event["snapshot"]["shot_clock"]["deadline"] is None
+    bob = Client(m.pk, players[1])
+    await bob.open()
+    clock = await alice.expect("clock")
+    assert clock["version"] == 2  # the clock starts on Bob's turn, now that he is here
+
+
+async def test_time_runs_out_only_once_both_are_there(players) -> None:
+    m = await _match(players, shot_clock=1)
+    alice = Client(m.pk, players[0])
+    await alice.open()
+    await asyncio.sleep(1.3)
+    assert (await _row(m.pk)).version == 1  # alone at the table, Alice's time does not run
+    bob = Client(m.pk, players[1])
+    await bob.open()
+    event = await alice.expect("event", timeout=4)
+    assert event["kind"] == "shot_clock" and event["seat"] == "A"
+
+
+async def test_a_practice_table_through_the_consumer(players) -> None:
+    alice_user = players[0]
+    m = await database_sync_to_async(service.create_match)(
+        alice_user, alice_user, 1, draw="A", practice=True
+    )
+    alice = Client(m.pk, alice_user)
+    welcome = await alice.open()
+    assert welcome["seat"] == "A" and welcome["players"] == {"A": "alice", "B": "alice"}
+    presence = await alice.expect("presence")
+    assert all(p["online"] and p["arrived"] for p in presence["players"].values())
+    row = await _row(m.pk)
+    assert row.arrived_a is not None and row.arrived_b is not None
+    watcher = Client(m.pk, address="10.5.0.1")
+    await watcher.open()
+    await alice.break_off()
+    event = await alice.expect("event")
+    assert event["seat"] == "A" and event["snapshot"]["scoreboard"]["to_act"] == "B"
+    await watcher.expect("event")
+    # Now she plays B's side: her aim is relayed as B's, and B's stroke is hers to play.
+    await alice.send({"type": "aim", "angle": 1.0, "speed": 2.0})
+    aim = await watcher.expect("aim")
+    assert aim["seat"] == "B"
+    await alice.stroke(angle=1.0, speed=2.0)
+    event = await alice.expect("event")
+    assert event["kind"] == "stroke" and event["seat"] == "B"
+    await watcher.expect("event")
+    # Nobody else plays at her table; nobody can be claimed against at it.
+    await watcher.stroke()
+    assert (await watcher.expect("error"))["code"] == "not_a_player"
+    await alice.send({"type": "claim", "client_id": "self", "scope": "match"})
+    assert (await alice.expect("error"))["code"] == "not_claimable"
