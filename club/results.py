@@ -1,7 +1,5 @@
-"""What the end of a match shows: the result and the frame scores, from the stored state.
-
-Breaks of 50 or more are computed from the stored events by the statistics of the other half
-of issue 12 (`rules/stats.py`, branch club-records): `breaks_of_fifty` is the hook for them.
+"""What the end of a match shows: the result and the frame scores, from the stored state,
+and the breaks of 50 or more that `members` recorded when the match ended (`rules/stats.py`).
 """
 
 from __future__ import annotations
@@ -9,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.models import Match
+from members.models import HighBreak
 from rules.match import match_from_json
 from rules.state import Player, opponent
 
@@ -71,7 +70,9 @@ def result_of(match: Match) -> Result:
 
 
 def breaks_of_fifty(match: Match) -> list[BreakLine] | None:
-    """HOOK (club-records): the match's breaks of 50 or more, from `rules/stats.py` (the
-    statistics computed from the stored events, with the per-match figures table). Until that
-    is merged there are none to show: None, and the panel leaves the section out."""
-    return None
+    """The match's breaks of 50 or more, in the order made; None while it goes on (they are
+    recorded when it ends)."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    rows = HighBreak.objects.filter(match=match).select_related("player")
+    return [BreakLine(row.player.get_username(), row.points, row.frame) for row in rows]
