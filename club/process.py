@@ -120,8 +120,10 @@ class _Lobby:
                     if i % 64 == 63:
                         await asyncio.sleep(0)  # let matches' events through a long fan-out
         finally:
+            # Bounded: on a server's (or a test's) way out Redis may not answer any more; an
+            # entry left behind expires with the group.
             with contextlib.suppress(Exception):
-                await layer.group_discard(LOBBY_GROUP, channel)
+                await asyncio.wait_for(layer.group_discard(LOBBY_GROUP, channel), 1.0)
 
     # --- the sweep of expired challenges ---------------------------------------------------
     def attach(self) -> None:
@@ -159,9 +161,24 @@ def _rows(ids: tuple[int, ...]) -> list[tuple[server_out.ChallengeRow, int, int 
 async def announce(news: service.News) -> None:
     """Tell both parties of each challenge at once (every socket of theirs, in every
     process), and the lobby soon (coalesced) of open challenges and new matches."""
-    if not news:
-        return
-    rows = await database_sync_to_async(_rows)(news.challenges)
+    if news:
+        await _tell(news, await database_sync_to_async(_rows)(news.challenges))
+
+
+def announce_now(news: service.News) -> None:
+    """`announce` from synchronous code (a view), after its transaction committed. The rows
+    are read here, on the view's own connection (a database call handed to another thread
+    from here would close this thread's connection on its way out); under daphne the sending
+    is handed to the server's event loop."""
+    from asgiref.sync import async_to_sync
+
+    if news:
+        async_to_sync(_tell)(news, _rows(news.challenges))
+
+
+async def _tell(
+    news: service.News, rows: list[tuple[server_out.ChallengeRow, int, int | None]]
+) -> None:
     layer = _layer()
     for row, challenger, target in rows:
         text = server_out.Notice(challenge=row).text()
@@ -171,15 +188,6 @@ async def announce(news: service.News) -> None:
             await layer.group_send(user_group(user_id), dict(message))
     public = tuple(row.id for row, _, _ in rows if row.kind == "open")
     LOBBY.note(news.matches, public)
-
-
-def announce_now(news: service.News) -> None:
-    """`announce` from synchronous code (a view), after its transaction committed. Under daphne
-    the view's thread hands it to the server's event loop."""
-    from asgiref.sync import async_to_sync
-
-    if news:
-        async_to_sync(announce)(news)
 
 
 def _match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:

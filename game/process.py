@@ -28,6 +28,7 @@ from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from game import service
@@ -41,8 +42,13 @@ _PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
 
 
 async def play(work: Callable[..., _T], *args: Any) -> _T:
-    """Run a player's request (or the shot clock's) on the players' own database thread."""
-    run = DatabaseSyncToAsync(work, thread_sensitive=False, executor=_PLAY)
+    """Run a player's request (or the shot clock's) on the players' own database thread. On
+    SQLite, which takes one writer at a time whatever the threads (and whose shared in-memory
+    test database answers a second thread's write with "table is locked"), on the shared one."""
+    if connection.vendor == "sqlite":
+        run = DatabaseSyncToAsync(work)
+    else:
+        run = DatabaseSyncToAsync(work, thread_sensitive=False, executor=_PLAY)
     result: _T = await run(*args)
     return result
 

@@ -108,10 +108,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         transaction_mode="IMMEDIATE",
     )
-    # Tests use a file too, not the in-memory database: players' requests have a database
-    # thread of their own (game/process.py), and SQLite's shared in-memory cache answers two
-    # threads' writes with "table is locked" at once instead of waiting for the lock.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "db.sqlite3-test")}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS: dict[str, dict[str, Any]]

@@ -158,21 +158,24 @@ async def test_a_crowd_of_changes_makes_few_updates_for_one_group(members, setti
 
 async def test_sockets_greeted_at_once_share_one_relay(members, settings, monkeypatch) -> None:
     """The lobby group holds one channel per process, however many sockets are greeted while
-    it joins (Redis answers after a while: here, a slow in-memory layer)."""
+    it joins (Redis answers after a while: here, made slower still)."""
     fast(settings)
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
-    real = layer.new_channel
+    real = layer.group_add
+    joined: list[str] = []
 
-    async def slow_channel(prefix: str = "specific.") -> str:
+    async def slow_group_add(group: str, channel: str) -> None:
         await asyncio.sleep(0.05)
-        return await real(prefix)  # type: ignore[no-any-return]
+        if group == "lobby":
+            joined.append(channel)
+        await real(group, channel)
 
-    monkeypatch.setattr(layer, "new_channel", slow_channel)
+    monkeypatch.setattr(layer, "group_add", slow_group_add)
     lobbies = [LobbyClient(address=f"10.4.0.{i}") for i in range(5)]
     await asyncio.gather(*(c.open() for c in lobbies))
-    assert len(layer.groups["lobby"]) == 1
+    assert len(joined) == 1  # one relay channel for the process in the lobby group
     match = await database_sync_to_async(game_service.create_match)(*members[:2], 1)
     LOBBY.note(matches=(match.pk,))
     for c in lobbies:
