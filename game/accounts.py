@@ -113,7 +113,9 @@ def validate_new_username(name: str) -> None:
             "This name mixes alphabets with letters that look alike; write it in one alphabet.",
             code="mixed_scripts",
         )
-    names = get_user_model().objects.values_list("username", flat=True).iterator()
+    # Read whole: a server-side cursor left half-read (the first look-alike ends the search)
+    # would be closed later by the collector, in whatever transaction is open then.
+    names = list(get_user_model().objects.values_list("username", flat=True))
     if lookalike_of(name, names) is not None:
         raise ValidationError(
             "A member's name looks the same as this one; please pick another.",
