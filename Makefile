@@ -8,8 +8,8 @@ BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: venv run test test-js lint typecheck bench-physics bench-views physics-figures bench-live \
-	bench-strangers scenarios
+.PHONY: venv run test test-js lint typecheck messages bench-physics bench-views physics-figures \
+	bench-live bench-strangers scenarios
 
 venv: $(VENV)/.installed
 
@@ -37,6 +37,14 @@ lint: venv
 # mypy --strict over rules/, game/, members/ and snooker_site/ (pyproject.toml), with django-stubs.
 typecheck: venv
 	$(BIN)/mypy
+
+# The Russian catalogue (locale/ru/LC_MESSAGES/): new msgids from the templates and the Python
+# code into django.po, then django.po compiled into the committed django.mo. Needs GNU gettext
+# (apt-get install gettext); running the club and `make test` do not.
+messages: venv
+	$(BIN)/python manage.py makemessages -l ru -e html,txt,py --add-location=file --no-obsolete \
+		--ignore=.venv --ignore=tests --ignore=benchmarks --ignore=static --ignore=docs
+	$(BIN)/python manage.py compilemessages -l ru --ignore=.venv
 
 bench-physics: venv
 	$(BIN)/python benchmarks/bench_physics.py

@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -38,8 +39,10 @@ def _waiting(request: HttpRequest) -> int:
 
 
 def club(request: HttpRequest) -> dict[str, Any]:
+    # A 404 for a missing static file is rendered before any middleware: no user there.
+    user = getattr(request, "user", None) or AnonymousUser()
     return {
         "club_page": partial(page_data, request),
         "club_waiting": partial(_waiting, request),
-        "club_guest": partial(is_guest, request.user),
+        "club_guest": partial(is_guest, user),
     }

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from club.lobby import is_guest
 from rules.challenges import BEST_OF, SHOT_CLOCKS, Format
@@ -23,10 +23,13 @@ class FormatForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Worded in the request's language, from the rules' formats.
         best_of: Any = self.fields["best_of"]
-        best_of.choices = [(n, gettext("Best of %(n)s") % {"n": n}) for n in BEST_OF]
+        best_of.choices = [
+            (n, ngettext("Best of %(n)s", "Best of %(n)s", n) % {"n": n}) for n in BEST_OF
+        ]
         clock: Any = self.fields["shot_clock"]
         clock.choices = [(0, gettext("No shot clock"))] + [
-            (s, gettext("%(n)s seconds a stroke") % {"n": s}) for s in SHOT_CLOCKS
+            (s, ngettext("%(n)s second a stroke", "%(n)s seconds a stroke", s) % {"n": s})
+            for s in SHOT_CLOCKS
         ]
 
     def format(self, rated: bool = False) -> Format:

@@ -4,19 +4,28 @@ The browser's scripts write no sentence of their own: `catalog()` is rendered in
 (`club-text`, a JSON block) in the visitor's language, and static/js/clubtext.js fills its
 `%(name)s` placeholders. Django's own templates use `{% translate %}` and
 `{% blocktranslate %}`, which make the same msgids.
+
+A word that changes with a number in some language ("из 1 партии", "из 3 партий") is sent as
+one text per value the club uses (`best_of`: one per format in rules.challenges.BEST_OF), so
+that the scripts need no plural rules of their own.
 """
 
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from rules.challenges import Format
+from rules.challenges import BEST_OF, Format
 
 
-def catalog() -> dict[str, str]:
+def best_of(n: int) -> str:
+    """ "best of 3", in the request's language."""
+    return ngettext("best of %(n)s", "best of %(n)s", n) % {"n": n}
+
+
+def catalog() -> dict[str, str | dict[str, str]]:
     return {
-        "best_of": gettext("best of %(n)s"),
+        "best_of": {str(n): best_of(n) for n in BEST_OF},
         "shot_clock": gettext("%(n)s s shot clock"),
         "rated": gettext("rated"),
         "friendly": gettext("friendly"),
@@ -46,7 +55,7 @@ def catalog() -> dict[str, str]:
 
 def describe_format(fmt: Format) -> str:
     """ "best of 3 · 30 s shot clock · rated": as static/js/clubtext.js's describeFormat."""
-    words = [gettext("best of %(n)s") % {"n": fmt.best_of}]
+    words = [best_of(fmt.best_of)]
     if fmt.shot_clock:
         words.append(gettext("%(n)s s shot clock") % {"n": fmt.shot_clock})
     words.append(gettext("rated") if fmt.rated else gettext("friendly"))

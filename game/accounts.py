@@ -30,6 +30,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy, ngettext_lazy
 from django_ratelimit.core import get_usage
 
 # --- names -----------------------------------------------------------------------------------
@@ -110,7 +112,9 @@ def validate_new_username(name: str) -> None:
     member's name: a club's membership, not a social network's."""
     if mixes_lookalike_scripts(name):
         raise ValidationError(
-            "This name mixes alphabets with letters that look alike; write it in one alphabet.",
+            gettext_lazy(
+                "This name mixes alphabets with letters that look alike; write it in one alphabet."
+            ),
             code="mixed_scripts",
         )
     # Read whole: a server-side cursor left half-read (the first look-alike ends the search)
@@ -118,7 +122,7 @@ def validate_new_username(name: str) -> None:
     names = list(get_user_model().objects.values_list("username", flat=True))
     if lookalike_of(name, names) is not None:
         raise ValidationError(
-            "A member's name looks the same as this one; please pick another.",
+            gettext_lazy("A member's name looks the same as this one; please pick another."),
             code="lookalike",
         )
 
@@ -161,13 +165,50 @@ def throttled_by_address(request: HttpRequest, group: str, rate: str) -> int | N
     return throttled(request, group, rate, _by_address)
 
 
+# What the page for a refused attempt says, by what was refused ("login" is the template's own).
+_TOO_MANY: dict[str, Promise] = {
+    "sign-up": ngettext_lazy(
+        "Too many sign-up requests came from your address. Please try again in %(minutes)s minute.",
+        "Too many sign-up requests came from your address. Please try again in %(minutes)s "
+        "minutes.",
+        "minutes",
+    ),
+    "password reset": ngettext_lazy(
+        "Too many password reset requests came from your address. Please try again in "
+        "%(minutes)s minute.",
+        "Too many password reset requests came from your address. Please try again in "
+        "%(minutes)s minutes.",
+        "minutes",
+    ),
+    "search": ngettext_lazy(
+        "Too many searches came from your address. Please try again in %(minutes)s minute.",
+        "Too many searches came from your address. Please try again in %(minutes)s minutes.",
+        "minutes",
+    ),
+    "replay": ngettext_lazy(
+        "Too many replays were asked for from your address. Please try again in %(minutes)s "
+        "minute.",
+        "Too many replays were asked for from your address. Please try again in %(minutes)s "
+        "minutes.",
+        "minutes",
+    ),
+}
+_TOO_MANY_ELSE = ngettext_lazy(
+    "Too many requests came from your address. Please try again in %(minutes)s minute.",
+    "Too many requests came from your address. Please try again in %(minutes)s minutes.",
+    "minutes",
+)
+
+
 def too_many(request: HttpRequest, what: str, retry_after: int) -> HttpResponse:
-    """The page for a refused attempt: 429, what happened and when to come back."""
+    """The page for a refused attempt: 429, what happened and when to come back, in the
+    visitor's language."""
     minutes = max(1, math.ceil(retry_after / 60))
+    message = str(_TOO_MANY.get(what, _TOO_MANY_ELSE) % {"minutes": minutes})
     response = render(
         request,
         "registration/throttled.html",
-        {"what": what, "minutes": minutes},
+        {"what": what, "minutes": minutes, "message": message},
         status=429,
     )
     response["Retry-After"] = str(retry_after)

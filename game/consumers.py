@@ -24,6 +24,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 
 from game import service
 from game.models import Match
@@ -53,6 +54,7 @@ from game.protocol import (
     client_in,
     server_out,
 )
+from game.text import error_text, language_of
 from rules.state import Player
 
 log = logging.getLogger(__name__)
@@ -275,7 +277,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         with contextlib.suppress(Disconnected):
             await super().send(text_data, bytes_data, close)
 
-    async def _error(self, code: str, message: str, client_id: str | None = None) -> None:
+    async def _error(self, code: str, detail: str, client_id: str | None = None) -> None:
+        """A refusal: its stable code, and what it says to a person in the language of the
+        socket's page (game/text.py; `detail`, the protocol's own words, only where they
+        help a broken client's author)."""
+        with translation.override(language_of(self.scope)):
+            message = error_text(code, detail)
         await self.send(server_out.Error(code=code, message=message, client_id=client_id).text())
 
     async def _ping(self) -> None:

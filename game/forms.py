@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy
 
 from game import accounts
 
@@ -21,7 +22,9 @@ class SignUpForm(_UserCreationForm):
     e-mail address for resetting a forgotten password."""
 
     email = forms.EmailField(
-        required=False, help_text="Optional; only used to reset a forgotten password."
+        label=gettext_lazy("E-mail address"),
+        required=False,
+        help_text=gettext_lazy("Optional; only used to reset a forgotten password."),
     )
 
     class Meta(UserCreationForm.Meta):

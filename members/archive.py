@@ -17,6 +17,7 @@ from django.core.cache import cache
 
 from game.models import Match, MatchEvent
 from game.protocol import server_out
+from game.text import calls as referee_calls
 from members.figures import acts_of, parse
 from rules import stats
 from rules.match import match_from_json
@@ -27,7 +28,7 @@ CACHE_SECONDS = 24 * 3600
 
 @dataclass(frozen=True)
 class Entry:
-    """One event in the referee's log: what was done, what the referee called, the score."""
+    """One event in the referee's log: what was done, what the referee ruled, the score."""
 
     version: int
     frame: int
@@ -41,12 +42,23 @@ class Entry:
     potted: tuple[str, ...]  # object balls potted
     in_off: bool  # the cue ball went down
     points: int
+    foul: bool
     penalty: int
     fouls: tuple[str, ...]  # the fouls' clauses
-    calls: tuple[str, ...]  # the referee's words (FOUL 4, MISS, FREE BALL, ...)
+    miss: bool
+    warning: bool  # a third miss would lose the frame
+    free_ball: bool
+    touching: str | None  # the ball the cue ball touches after it, if any
+    respotted_black: bool
     scores: tuple[int, int]  # the frame's score after it
     frame_over: bool
     winner: Player | None  # the frame's, when it ended it
+
+    @property
+    def words(self) -> list[str]:
+        """The referee's calls (FOUL 4, MISS, FREE BALL, ...) in the active language, worded
+        from the ruling (game/text.py): the archive is cached, the language is the page's."""
+        return referee_calls(self)
 
 
 @dataclass(frozen=True)
@@ -93,9 +105,13 @@ def _entry(event: server_out.Event, frame: int) -> Entry:
         nominated=ruling.nominated if ruling else None,
         first_contact=tuple(shot.first_contact) if shot else (),
         potted=potted, in_off=bool(shot and "white" in shot.potted),
-        points=ruling.points if ruling else 0, penalty=ruling.penalty if ruling else 0,
+        points=ruling.points if ruling else 0,
+        foul=bool(ruling and ruling.foul), penalty=ruling.penalty if ruling else 0,
         fouls=tuple(f.clause for f in ruling.fouls) if ruling else (),
-        calls=tuple(ruling.calls) if ruling else (), scores=(board.A, board.B),
+        miss=bool(ruling and ruling.miss), warning=bool(ruling and ruling.warning),
+        free_ball=bool(ruling and ruling.free_ball), touching=ruling.touching if ruling else None,
+        respotted_black=bool(ruling and ruling.respotted_black),
+        scores=(board.A, board.B),
         frame_over=record is not None, winner=record.winner if record else None,
     )  # fmt: skip
 
@@ -150,8 +166,9 @@ def archive(row: Match) -> Archive:
 # --- a replay --------------------------------------------------------------------------------
 def replay_steps(row: Match, frame: Frame) -> dict[str, Any]:
     """What the replay page animates: the frame as it was racked, then each event's stroke (its
-    stored trajectories), calls and the position and score it left. The event that ended the
-    frame leaves the frame's final position (its own snapshot already shows the next rack)."""
+    stored trajectories), calls (in the active language) and the position and score it left.
+    The event that ended the frame leaves the frame's final position (its own snapshot already
+    shows the next rack)."""
     texts = MatchEvent.objects.filter(
         match=row, version__gte=frame.first, version__lte=frame.last
     ).order_by("version")
@@ -179,7 +196,8 @@ def replay_steps(row: Match, frame: Frame) -> dict[str, Any]:
                 "shot": event.shot.model_dump(include={"constants", "trajectories"})
                 if event.shot
                 else None,
-                "calls": event.ruling.calls if event.ruling else [],
+                # The referee's words in the page's language (the stored ones are English).
+                "calls": referee_calls(event.ruling) if event.ruling else [],
                 "balls": frame.final if ended else snap.frame.balls,
                 "scores": {"A": scores[0], "B": scores[1]},
                 "break": brk,

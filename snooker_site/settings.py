@@ -60,6 +60,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session, before CommonMiddleware (Django's order): the page's language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -79,6 +81,7 @@ TEMPLATES = [
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
+                "django.template.context_processors.i18n",
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
@@ -152,7 +155,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-gb"
+# --- Languages ---------------------------------------------------------------------------------
+# English and Russian. A visitor's language is the one their language cookie names (set by the
+# switch in the header: Django's set_language view), else the first of their browser's
+# Accept-Language that the club speaks, else English. The catalogue is locale/ru/LC_MESSAGES/
+# (django.po, compiled to the committed django.mo by `make messages`; tests/i18n checks both).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "django_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # remembered for a year, not only for the session
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True  # no script reads it: the page's lang attribute says it
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -315,6 +329,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Snooker Club <webm
 _SECURE = not DEBUG
 SESSION_COOKIE_SECURE = _env_flag("SESSION_COOKIE_SECURE", default=_SECURE)
 CSRF_COOKIE_SECURE = _env_flag("CSRF_COOKIE_SECURE", default=_SECURE)
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", default=_SECURE)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (31_536_000 if _SECURE else 0))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=_SECURE)

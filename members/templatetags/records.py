@@ -11,6 +11,7 @@ from typing import Any
 from django import template
 from django.db.models import QuerySet
 
+from game.text import ball_name, ball_names
 from members.models import MatchFigures
 
 register = template.Library()
@@ -38,13 +39,13 @@ def of(mapping: Any, key: Any) -> Any:
 
 @register.filter
 def ball(ball_id: str) -> str:
-    """A ball as a player names it: `red7` is a red."""
-    return "red" if ball_id.startswith("red") else ball_id
+    """A ball as a player names it, in the page's language: `red7` is a red."""
+    return ball_name(ball_id)
 
 
 @register.filter
 def balls(ball_ids: Any) -> str:
-    return ", ".join(ball(b) for b in ball_ids)
+    return ball_names(ball_ids)
 
 
 @register.filter

@@ -14,8 +14,13 @@ export class Words {
     this.catalog = catalog || {};
   }
 
+  /** A counted entry (an object: one text per value of `n`, as club/text.py sends
+   * `best_of`) takes the text for `params.n`. */
   t(key, params) {
-    const template = this.catalog[key];
+    let template = this.catalog[key];
+    if (template !== null && typeof template === "object") {
+      template = template[String(params && params.n)];
+    }
     return template === undefined ? key : format(template, params);
   }
 }

@@ -29,14 +29,6 @@ function uuid() {
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
-// What a player reads for the refusals a click can run into; the server's words otherwise.
-const ERROR_TEXT = {
-  not_claimable: "You cannot claim: your opponent is back, or the grace period has not run out.",
-  match_over: "The match is already over.",
-  frame_over: "That frame is already over.",
-  not_a_player: "Only the two players can do that.",
-};
-
 const client = new MatchClient({
   seat: root.dataset.seat || null,
   players: { A: panels.el("name-A").textContent, B: panels.el("name-B").textContent },
@@ -66,7 +58,8 @@ function receive(msg) {
   const { snapshot, first, error } = client.receive(msg);
   if (snapshot) view.reset(snapshot, first);
   if (error && error.code !== "rate_limited") {
-    panels.notice(`${ERROR_TEXT[error.code] || error.message} (${error.code})`,
+    // The server words a refusal for people, in this page's language (game/text.py).
+    panels.notice(`${error.message} (${error.code})`,
       { ms: 6000, error: true });
   }
   if (msg.type === "presence") {

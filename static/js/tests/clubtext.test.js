@@ -8,7 +8,7 @@ import { Words, challengeWho, countdown, describeFormat, format, matchFigures } 
 // The English catalog as club/text.py makes it (the keys used here; tests/club/test_text.py
 // holds every key the scripts use to the server's catalog).
 const words = new Words({
-  best_of: "best of %(n)s",
+  best_of: { 1: "best of 1", 3: "best of 3", 5: "best of 5" },
   shot_clock: "%(n)s s shot clock",
   rated: "rated",
   friendly: "friendly",
@@ -27,6 +27,13 @@ test("placeholders are filled by name; unknown ones and unknown keys stay visibl
   assert.equal(format("%(a)s v %(b)s", { a: "alice", b: "Борис" }), "alice v Борис");
   assert.equal(format("%(a)s and %(zz)s", { a: 1 }), "1 and %(zz)s");
   assert.equal(words.t("nope"), "nope");
+});
+
+test("a counted entry has one text per value", () => {
+  const ru = new Words({ best_of: { 1: "из 1 партии", 3: "из 3 партий" } });
+  assert.equal(ru.t("best_of", { n: 1 }), "из 1 партии");
+  assert.equal(ru.t("best_of", { n: 3 }), "из 3 партий");
+  assert.equal(ru.t("best_of", { n: 7 }), "best_of");
 });
 
 test("a format reads as the server's describe_format", () => {

@@ -1,0 +1,146 @@
+"""The match's words for people, each wrapped for translation in one place: what a refusal
+says (the `message` of a socket's `error`, in the socket's language) and the referee's calls
+and the balls' names as the server's pages write them (a finished match's log, a replay).
+
+The codes and the rulings stay the protocol's; only what a person reads is chosen here. The
+Russian words are the club's rule book's (shared/seed: свободный шар, промах, пропих, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from django.http import HttpRequest
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+
+# --- refusals --------------------------------------------------------------------------------
+# What a refusal says to a person, by its stable code (docs/protocol.md, "Errors").
+ERRORS: dict[str, Promise] = {
+    "rate_limited": gettext_lazy("Too many messages at once; slow down."),
+    "client_id_reused": gettext_lazy("That request was already made; reload the page."),
+    "hello_first": gettext_lazy("The page has not joined the table yet; reload the page."),
+    "already_greeted": gettext_lazy("The page joined the table twice; reload the page."),
+    "protocol": gettext_lazy("The page is out of date; reload it."),
+    "not_a_player": gettext_lazy("Only the two players can do that."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "not_your_choice": gettext_lazy("The decision is your opponent's."),
+    "choice_pending": gettext_lazy("A decision must be taken before the next stroke."),
+    "toss_pending": gettext_lazy("The draw for the re-spotted black comes first."),
+    "stale_version": gettext_lazy("The table changed before your request arrived; look again."),
+    "conflict": gettext_lazy("The table changed before your request arrived; look again."),
+    "busy": gettext_lazy("The table is busy; try again."),
+    "internal": gettext_lazy("The server failed; try again."),
+    "no_choice_pending": gettext_lazy("There is nothing to decide."),
+    "not_an_option": gettext_lazy("That is not one of the options offered."),
+    "no_toss_pending": gettext_lazy("No draw is due."),
+    "cue_ball_required": gettext_lazy("The cue ball is in hand: place it in the D."),
+    "cue_ball_outside_d": gettext_lazy("The cue ball must be placed in the D."),
+    "cue_ball_overlaps": gettext_lazy("The cue ball would touch another ball there."),
+    "cue_ball_not_in_hand": gettext_lazy("The cue ball is not in hand."),
+    "no_cue_ball": gettext_lazy("The cue ball is not on the table."),
+    "bad_nomination": gettext_lazy("That ball cannot be nominated now."),
+    "frame_over": gettext_lazy("That frame is already over."),
+    "match_over": gettext_lazy("The match is already over."),
+    "not_claimable": gettext_lazy(
+        "You cannot claim: your opponent is back, or the grace period has not run out."
+    ),
+    "bad_json": gettext_lazy("The page sent a message the server cannot read."),
+    "bad_message": gettext_lazy("The page sent a message the server cannot read."),
+    "unknown_type": gettext_lazy("The page sent a message the server cannot read."),
+    "invalid": gettext_lazy("The page sent a message the server cannot read."),
+    "too_large": gettext_lazy("The page sent a message the server cannot read."),
+}
+# Refusals of a broken client, where the protocol's detail helps whoever wrote it.
+_WITH_DETAIL = frozenset({"bad_json", "bad_message", "unknown_type", "invalid", "too_large"})
+
+
+def error_text(code: str, detail: str = "") -> str:
+    """A refusal's words in the active language: the code's sentence, else a general one."""
+    found = ERRORS.get(code)
+    if found is None:
+        return gettext("That cannot be done (%(code)s).") % {"code": code}
+    if code in _WITH_DETAIL and detail:
+        return f"{found} ({detail})"
+    return str(found)
+
+
+def language_of(scope: Mapping[str, Any]) -> str:
+    """The language of a socket's page, chosen as Django chooses a page's (LocaleMiddleware):
+    the language cookie, else the browser's Accept-Language, else LANGUAGE_CODE."""
+    request = HttpRequest()
+    cookies = scope.get("cookies")
+    request.COOKIES = dict(cookies) if isinstance(cookies, Mapping) else {}
+    for name, value in scope.get("headers", ()):
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
+# --- the referee's calls ---------------------------------------------------------------------
+class Ruled(Protocol):
+    """What the referee's calls are worded from: a stored ruling (game.protocol.server_out.
+    RulingOut) or an entry of a finished match's log (members.archive.Entry)."""
+
+    @property
+    def foul(self) -> bool: ...
+    @property
+    def penalty(self) -> int: ...
+    @property
+    def miss(self) -> bool: ...
+    @property
+    def warning(self) -> bool: ...
+    @property
+    def free_ball(self) -> bool: ...
+    @property
+    def touching(self) -> str | None: ...
+    @property
+    def respotted_black(self) -> bool: ...
+    @property
+    def frame_over(self) -> bool: ...
+
+
+def calls(r: Ruled) -> list[str]:
+    """The referee's words for a ruling, in order and in the active language (in English
+    the same words as rules.referee.calls)."""
+    words: list[str] = []
+    if r.foul:
+        words.append(gettext("FOUL %(points)s") % {"points": r.penalty})
+    if r.miss:
+        words.append(gettext("MISS"))
+    if r.warning:
+        words.append(gettext("WARNING: A THIRD MISS LOSES THE FRAME"))
+    if r.free_ball:
+        words.append(gettext("FREE BALL"))
+    if r.touching and not r.frame_over:
+        words.append(gettext("TOUCHING BALL"))
+    if r.respotted_black:
+        words.append(gettext("RE-SPOTTED BLACK"))
+    if r.frame_over:
+        words.append(gettext("FRAME OVER"))
+    return words
+
+
+# --- the balls -------------------------------------------------------------------------------
+BALLS: dict[str, Promise] = {
+    "red": pgettext_lazy("ball", "red"),
+    "yellow": pgettext_lazy("ball", "yellow"),
+    "green": pgettext_lazy("ball", "green"),
+    "brown": pgettext_lazy("ball", "brown"),
+    "blue": pgettext_lazy("ball", "blue"),
+    "pink": pgettext_lazy("ball", "pink"),
+    "black": pgettext_lazy("ball", "black"),
+    "white": pgettext_lazy("ball", "cue ball"),
+}
+
+
+def ball_name(ball_id: str) -> str:
+    """A ball as a player names it, in the active language: `red7` is a red."""
+    found = BALLS.get("red" if ball_id.startswith("red") else ball_id)
+    return str(found) if found is not None else ball_id
+
+
+def ball_names(ball_ids: Any) -> str:
+    return ", ".join(ball_name(b) for b in ball_ids)
