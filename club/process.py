@@ -59,6 +59,7 @@ class _Lobby:
         self.relaying: asyncio.Task[None] | None = None  # its channel in the lobby group
         self.joined = asyncio.Event()  # set once that channel is in the group
         self.sockets = 0  # club sockets greeted in this process
+        self.relay_channel: str | None = None
         self.updates = 0  # updates sent (benchmarks and tests read it)
 
     def note(self, matches: tuple[int, ...] = (), challenges: tuple[int, ...] = ()) -> None:
@@ -105,14 +106,26 @@ class _Lobby:
     def part(self, consumer: Any) -> None:
         self.local.discard(consumer)
 
+    async def stop(self) -> None:
+        """End the relay by a message on its own channel (a test's way out: channels_redis's
+        receive does not always end when cancelled, which would hold its event loop open)."""
+        task, channel = self.relaying, self.relay_channel
+        if task is None or task.done() or channel is None:
+            return
+        await _layer().send(channel, {"type": "lobby.stop"})
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(task), 2.0)
+
     async def _relay(self, joined: asyncio.Event) -> None:
         layer = _layer()
-        channel = await layer.new_channel()
+        channel = self.relay_channel = await layer.new_channel()
         await layer.group_add(LOBBY_GROUP, channel)
         joined.set()
         try:
             while True:
                 message = await layer.receive(channel)
+                if message["type"] == "lobby.stop":
+                    return
                 text = message["text"]
                 for i, consumer in enumerate(list(self.local)):
                     with contextlib.suppress(Exception):  # one socket's end is not the relay's

@@ -39,5 +39,6 @@ async def close_clients():  # type: ignore[no-untyped-def]
     for client in [*LobbyClient.made, *Client.made]:
         with contextlib.suppress(Exception):
             await client.ws.disconnect(timeout=2)
+    await club_process.LOBBY.stop()
     LobbyClient.made.clear()
     Client.made.clear()
