@@ -249,7 +249,7 @@ def test_the_end_of_a_match_and_a_rematch(members) -> None:
     assert "alice wins, 1–0 in frames" in end and "bob conceded" in end
     assert end.count('data-testid="end-frame"') == 1
     assert 'data-testid="offer-rematch"' in end and 'data-testid="back-to-lobby"' in end
-    assert 'data-testid="end-breaks"' not in end  # the hook: no statistics yet
+    assert '<p data-testid="end-breaks">None.</p>' in end  # no break of 50 or more
     watcher = logged_in(carol).get(f"/match/{match.pk}/end/").content.decode()
     assert 'data-testid="offer-rematch"' not in watcher and "back-to-lobby" in watcher
 
