@@ -47,7 +47,12 @@ class ChallengeForm(FormatForm):
             "A member's name; leave it empty for an open challenge anyone may take."
         ),
     )
-    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
+    rated = forms.BooleanField(
+        label=gettext_lazy("Rated"),
+        required=False,
+        initial=True,
+        help_text=gettext_lazy("Proposed: the match is rated if your opponent agrees."),
+    )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

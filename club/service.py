@@ -9,7 +9,8 @@ whole transactions, or the second is refused `busy`). The match is created in th
 transaction that marks the challenge accepted.
 
 Every action returns `News`: what changed, for `club.process.announce` to tell the lobby and
-both parties after commit.
+both parties after commit. An answer is told to the rest of the site inside its transaction
+(`club.signals.challenge_answered`): the ladder settles its challenges there.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from django.utils import timezone
 
 from club.lobby import Visitor, is_guest
 from club.models import Challenge, Guest
+from club.signals import challenge_answered
 from game import service as game_service
 from game.models import Match
 from rules import challenges as rules
@@ -83,6 +85,8 @@ def _ttl() -> dict[Kind, timedelta]:
         Kind.OPEN: timedelta(seconds=conf["OPEN_CHALLENGE_TTL"]),
         Kind.INVITATION: timedelta(seconds=conf["INVITATION_TTL"]),
         Kind.REMATCH: timedelta(seconds=conf["REMATCH_TTL"]),
+        # A ladder challenge waits for its ladder's answer time (passed in); this is a floor.
+        Kind.LADDER: timedelta(seconds=conf["CHALLENGE_TTL"]),
     }
 
 
@@ -118,12 +122,20 @@ def replace_rated(fmt: Format, rated: bool) -> Format:
     return Format(fmt.best_of, fmt.shot_clock, rated)
 
 
+def ladder_challenge(challenger: User, target: User, fmt: Format, expires: datetime) -> Done:
+    """A ladder challenge (ladder/service.py makes it, inside its own transaction, and asks
+    the ladder's rules first): a direct challenge in the ladder's format, always rated, that
+    waits for an answer until the ladder's answer time is up."""
+    return _make(Kind.LADDER, challenger, target, fmt, expires=expires)
+
+
 def _make(
     kind: Kind,
     challenger: User,
     target: User | None,
     fmt: Format,
     rematch_of: Match | None = None,
+    expires: datetime | None = None,
 ) -> Done:
     now = timezone.now()
     try:
@@ -154,7 +166,7 @@ def _make(
             row = Challenge.objects.create(
                 kind=kind, challenger=challenger, target=target, best_of=fmt.best_of,
                 shot_clock=fmt.shot_clock, rated=fmt.rated, created=now,
-                expires=rules.expires_at(kind, now, _ttl()), rematch_of=rematch_of,
+                expires=expires or rules.expires_at(kind, now, _ttl()), rematch_of=rematch_of,
             )  # fmt: skip
     except IntegrityError:
         raise ClubError("already_challenged", "you have challenged this member already") from None
@@ -193,12 +205,14 @@ def expire_due(limit: int = 500) -> News:
 # --- answering -----------------------------------------------------------------------------------
 # An invitation is taken only through its signed link (`accept_invitation`): its id is not
 # a secret, so it is not accepted by id.
-_BY_ID = (Kind.DIRECT, Kind.OPEN, Kind.REMATCH)
+_BY_ID = (Kind.DIRECT, Kind.OPEN, Kind.REMATCH, Kind.LADDER)
 
 
-def accept(user: User, challenge_id: int) -> Done:
-    """Accept a challenge: the match is created now, and both players go to the table."""
-    return _answer(user, challenge_id, "accept", _BY_ID)
+def accept(user: User, challenge_id: int, rated: bool = True) -> Done:
+    """Accept a challenge: the match is created now, and both players go to the table. A
+    challenge proposed as rated is rated only if the one who accepts agrees (`rated`); a
+    ladder match is rated whatever they say."""
+    return _answer(user, challenge_id, "accept", _BY_ID, agreed=rated)
 
 
 def decline(user: User, challenge_id: int) -> Done:
@@ -213,7 +227,11 @@ _ANSWERED = {"accept": Status.ACCEPTED, "decline": Status.DECLINED, "withdraw": 
 
 
 def _answer(
-    user: User, challenge_id: int, answer: Answer, kinds: tuple[Kind, ...] = tuple(Kind)
+    user: User,
+    challenge_id: int,
+    answer: Answer,
+    kinds: tuple[Kind, ...] = tuple(Kind),
+    agreed: bool = True,
 ) -> Done:
     now = timezone.now()
     try:
@@ -224,7 +242,7 @@ def _answer(
                 raise ClubError("not_found", "there is no such challenge")
             refusal = _check(row, party(user), answer, now)
             if refusal is None:
-                return _answered(row, user, answer, now)
+                return _answered(row, user, answer, now, agreed)
     except OperationalError:
         raise ClubError("busy", "the club is busy; try again") from None
     raise refusal
@@ -243,21 +261,25 @@ def _check(row: Challenge, who: Party, answer: Answer, now: datetime) -> ClubErr
     return None
 
 
-def _answered(row: Challenge, user: User, answer: Answer, now: datetime) -> Done:
+def _answered(
+    row: Challenge, user: User, answer: Answer, now: datetime, agreed: bool = True
+) -> Done:
     """Store the answer, if the challenge is still open at the version read (inside the
-    caller's transaction); for an acceptance, create the match first."""
-    match = _create_match(row, user) if answer == "accept" else None
+    caller's transaction); for an acceptance, create the match first. Receivers of
+    `challenge_answered` act in the same transaction (a ladder challenge's answer)."""
+    match = _create_match(row, user, agreed) if answer == "accept" else None
     updated = Challenge.objects.filter(pk=row.pk, status=Status.OPEN, version=row.version).update(
         status=_ANSWERED[answer], version=row.version + 1, answered=now, match=match
     )
     if not updated:
         raise ClubError("answered", "the challenge was answered first elsewhere")
     row.refresh_from_db()
+    challenge_answered.send(Challenge, challenge=row, answer=answer, match=match, now=now)
     news = News((row.pk,), (match.pk,) if match is not None else ())
     return Done(row, match, news)
 
 
-def _create_match(row: Challenge, taker: User) -> Match:
+def _create_match(row: Challenge, taker: User, agreed: bool = True) -> Match:
     """The match a challenge makes: the challenger is A; a rematch keeps the seats and the
     first break goes to the other player."""
     draw = None
@@ -272,7 +294,7 @@ def _create_match(row: Challenge, taker: User) -> Match:
     try:
         return game_service.create_match(
             a, b, row.best_of, shot_clock=row.shot_clock, draw=draw,
-            rated=rules.rated(Kind(row.kind), pa, pb, wanted=row.rated),
+            rated=rules.rated(Kind(row.kind), pa, pb, wanted=row.rated, agreed=agreed),
             guest=pa.guest or pb.guest,
         )  # fmt: skip
     except game_service.ServiceError as exc:

@@ -162,8 +162,11 @@ def challenge_page(request: HttpRequest, challenge_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Accept; `rated=no` accepts a challenge proposed as rated as a friendly instead (a rated
+    match needs both players' word; the toast's and the lobby's Accept give it)."""
+    agreed = request.POST.get("rated", "yes") != "no"
     try:
-        done = service.accept(_member(request), challenge_id)
+        done = service.accept(_member(request), challenge_id, rated=agreed)
     except ClubError as exc:
         return _refusal(request, exc)
     announce_now(done.news)

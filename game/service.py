@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from game.models import Absence, Connection, Match, MatchEvent
 from game.protocol import client_in, server_out
+from game.signals import match_finished
 from members.figures import record_finished
 from rules import commands
 from rules import match as rules_match
@@ -235,6 +236,7 @@ def _store(
     )  # fmt: skip
     if state.over:
         record_finished(row)  # members: the match's figures, from its stored events
+        match_finished.send(Match, match=row)  # the ladder's result and the ratings
     return Stored(row.version, text, _turn(row, state))
 
 

@@ -3,8 +3,14 @@
 `match_changed(match_id=...)` is sent in the server's event loop after a stored event of the
 match was published (after commit), and when the number watching it changed. Receivers must
 be cheap and must not block: they note the match and return.
+
+`match_finished(match=...)` is sent when the event that ends a match is stored, inside that
+transaction, the match's row locked (`service._store`, however it ended: the last frame, a
+concession, a claim, the shot clock): the ladder applies its result and rates it there, once.
+A receiver that may fail must do so in a savepoint of its own, so that the match still ends.
 """
 
 from django.dispatch import Signal
 
 match_changed = Signal()
+match_finished = Signal()

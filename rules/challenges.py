@@ -8,6 +8,11 @@ they allow. A refusal is an `IllegalRequest` whose code the pages and the lobby 
 - A *direct* challenge names another member; an *open* one may be taken by any other member;
   an *invitation* is a link that seats whoever follows it first (a visitor as a guest); a
   *rematch* is offered by one player of a finished match to the other.
+- A *ladder* challenge names a member on the same ladder (who may be challenged is
+  `rules/ladder.py`'s); its match is always rated, in the ladder's format.
+- A rated match needs both players' word: the challenger proposes it (`Format.rated`), the
+  member who accepts agrees or makes it a friendly (`rated(..., agreed=...)`); a ladder match
+  is rated by joining the ladder.
 - A guest (someone who came through an invitation) plays only friendlies: never challenges,
   is never challenged, may offer and accept a rematch of their own match, and no match with
   a guest is rated.
@@ -34,6 +39,7 @@ class Kind(StrEnum):
     OPEN = "open"  # to any other member
     INVITATION = "invitation"  # a link: a visitor plays as a guest
     REMATCH = "rematch"  # to the other player of a finished match
+    LADDER = "ladder"  # to a member above on the same ladder (rules/ladder.py)
 
 
 class Status(StrEnum):
@@ -84,24 +90,30 @@ def check_challenge(kind: Kind, challenger: Party, target: Party | None, fmt: Fo
     check_format(fmt)
     if challenger.guest and kind is not Kind.REMATCH:
         raise IllegalRequest("members_only", "guests play friendlies they are invited to")
-    if kind in (Kind.DIRECT, Kind.REMATCH):
+    if kind in (Kind.DIRECT, Kind.REMATCH, Kind.LADDER):
         if target is None:
             raise IllegalRequest("no_opponent", f"a {kind} challenge names the opponent")
         if target.id == challenger.id:
             raise IllegalRequest("same_player", "nobody can challenge themselves")
-        if kind is Kind.DIRECT and target.guest:
+        if kind in (Kind.DIRECT, Kind.LADDER) and target.guest:
             raise IllegalRequest("target_is_guest", "guests can only be invited by a link")
     elif target is not None:
         raise IllegalRequest("bad_challenge", f"an {kind} challenge names nobody")
     if fmt.rated and not rated(kind, challenger, target, wanted=True):
         raise IllegalRequest("unrated", "a match with a guest or from an invitation is a friendly")
+    if kind is Kind.LADDER and not fmt.rated:
+        raise IllegalRequest("ladder_rated", "a ladder match is always rated")
 
 
-def rated(kind: Kind, challenger: Party, target: Party | None, *, wanted: bool) -> bool:
-    """Whether the match made from this challenge counts for the club's standings: only
-    between two members, and only if the challenger asked for it."""
+def rated(
+    kind: Kind, challenger: Party, target: Party | None, *, wanted: bool, agreed: bool = True
+) -> bool:
+    """Whether the match made from this challenge counts for the club's ratings: only between
+    two members, and only if the challenger asked for it (`wanted`) and the member who accepted
+    agreed (`agreed`; a ladder match is rated whatever is said on accepting)."""
     guests = challenger.guest or (target is not None and target.guest)
-    return wanted and kind is not Kind.INVITATION and not guests
+    both = wanted and (agreed or kind is Kind.LADDER)
+    return both and kind is not Kind.INVITATION and not guests
 
 
 def expires_at(kind: Kind, made: datetime, ttl: Mapping[Kind, timedelta]) -> datetime:

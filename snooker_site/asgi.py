@@ -34,6 +34,11 @@ application = ProtocolTypeRouter(
     }
 )
 
+# The ladders' deadlines are settled by every server process, from when its loop starts.
+from ladder.jobs import start_with_the_server  # noqa: E402
+
+start_with_the_server()
+
 # The collector, tuned for a server: everything loaded at start-up is frozen out of its
 # scans, and young collections run every 50,000 allocations instead of 700. With the
 # defaults, full collections over a thousand sockets' objects stalled the event loop for

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "game",
     "members",
     "club",
+    "ladder",
 ]
 
 MIDDLEWARE = [
@@ -261,6 +262,19 @@ CLUB: ClubSettings = {
     "SWEEP_EVERY": float(os.environ.get("SNOOKER_CHALLENGE_SWEEP", "5")),
     # Lobby (or notice) sockets one process takes (per address: MAX_SOCKETS_PER_ADDRESS).
     "MAX_LOBBY_SOCKETS": int(os.environ.get("SNOOKER_MAX_LOBBY_SOCKETS", "5000")),
+}
+
+
+# The ladders (ladder/): how often each server process settles deadlines that passed (0: never;
+# then run `manage.py settle_ladders` from cron), and how many of each kind in one pass.
+class LadderSettings(TypedDict):
+    SETTLE_EVERY: float
+    SETTLE_BATCH: int
+
+
+LADDER: LadderSettings = {
+    "SETTLE_EVERY": float(os.environ.get("SNOOKER_LADDER_SETTLE_EVERY", "30")),
+    "SETTLE_BATCH": int(os.environ.get("SNOOKER_LADDER_SETTLE_BATCH", "100")),
 }
 
 LOGIN_URL = "login"

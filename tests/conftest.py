@@ -35,3 +35,22 @@ def _throttle_counts_of_its_own(settings):  # type: ignore[no-untyped-def]
         "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"},
     }
     caches["throttle"].clear()
+
+
+@pytest.fixture(autouse=True)
+def _keep_a_connection_in_its_transaction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """channels' `database_sync_to_async` closes "old" connections around each call; a sync
+    test calling a view that announces (`club.process.announce_now` runs the database work back
+    on the test's own thread) would have its connection closed inside the test's transaction
+    (Django closes one whose autocommit differs from the settings'), and on a SQLite file every
+    later query fails "Cannot operate on a closed database". A connection inside a transaction
+    is never old: the server never holds one across a call, so this changes nothing there."""
+    import channels.db
+    from django.db import connections
+
+    def close_old_connections(**kwargs: object) -> None:
+        for connection in connections.all(initialized_only=True):
+            if not connection.in_atomic_block:
+                connection.close_if_unusable_or_obsolete()
+
+    monkeypatch.setattr(channels.db, "close_old_connections", close_old_connections)

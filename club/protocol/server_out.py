@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from club.protocol import LOBBY_PROTOCOL
 
 Seat = Literal["A", "B"]
-ChallengeKind = Literal["direct", "open", "invitation", "rematch"]
+ChallengeKind = Literal["direct", "open", "invitation", "rematch", "ladder"]
 ChallengeStatus = Literal["open", "accepted", "declined", "withdrawn", "expired"]
 
 

@@ -47,10 +47,12 @@ export function challengeWho(row, role, words) {
   return words.t("open_by", { name: row.challenger });
 }
 
-/** "9:05" for 545 seconds; "0:00" once past. */
+/** "9:05" for 545 seconds, "47:59:59" for a ladder challenge's two days; "0:00" once past. */
 export function countdown(seconds) {
   const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const two = (n) => String(n).padStart(2, "0");
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
+  return `${Math.floor(s / 60)}:${two(s % 60)}`;
 }
 
 /** The figures of a match row as the lobby shows them. */

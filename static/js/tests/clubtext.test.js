@@ -75,4 +75,7 @@ test("countdowns", () => {
   assert.equal(countdown(545), "9:05");
   assert.equal(countdown(0.4), "0:00");
   assert.equal(countdown(-3), "0:00");
+  assert.equal(countdown(3599), "59:59");
+  assert.equal(countdown(3600), "1:00:00"); // a ladder challenge waits days: hours, not minutes
+  assert.equal(countdown(2 * 86400 - 1), "47:59:59");
 });

@@ -1,0 +1,75 @@
+"""Settling the ladders' deadlines without anyone visiting a page, in every server process.
+
+`SETTLER` runs `ladder.service.settle_due` at once and then every `LADDER["SETTLE_EVERY"]`
+seconds (30) on the server's event loop, and announces the challenges it settled to both
+parties (their notices, as any challenge's). `snooker_site/asgi.py` starts it when daphne's
+event loop starts (`start_with_the_server`), so `make run` alone settles deadlines, and so
+does each of several processes: `settle_due` takes every due row with `skip_locked` and writes
+it only if still due, so the processes share the work and nothing is settled twice. Where no
+server runs for a while, `manage.py settle_ladders` from cron does the same pass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from club import process as club_process
+from ladder import service
+
+log = logging.getLogger(__name__)
+
+
+class Settler:
+    def __init__(self) -> None:
+        self.task: asyncio.Task[None] | None = None
+        self.passes = 0  # passes run in this process (tests read it)
+
+    def start(self) -> None:
+        """Settle now and every `SETTLE_EVERY` seconds on the running loop (once per loop;
+        0 or less: never, for a club that settles from cron alone)."""
+        every = settings.LADDER["SETTLE_EVERY"]
+        if every <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._run(every))
+
+    async def _run(self, every: float) -> None:
+        while True:
+            try:
+                await self.run_once()
+            except Exception:  # a bad pass must not end the job: the next one tries again
+                log.exception("ladder: settling deadlines failed; trying again later")
+            await asyncio.sleep(every)
+
+    async def run_once(self, now: datetime | None = None) -> service.Settled:
+        done = await database_sync_to_async(service.settle_due)(
+            now, settings.LADDER["SETTLE_BATCH"]
+        )
+        self.passes += 1
+        if done:
+            log.info("ladder: settled %s, rated %s", done.challenges, done.rated)
+        await club_process.announce(done.news)
+        return done
+
+    def stop(self) -> None:
+        if self.task is not None and not self.task.get_loop().is_closed():
+            self.task.cancel()
+        self.task = None
+
+
+SETTLER = Settler()
+
+
+def start_with_the_server() -> None:
+    """Start the settler when daphne's event loop starts running (daphne has no ASGI lifespan:
+    the callback waits in the loop it is about to run). In a process that never runs that loop
+    (tests, `manage.py`), nothing happens."""
+    from daphne.server import twisted_loop
+
+    twisted_loop.call_soon(SETTLER.start)

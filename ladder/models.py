@@ -1,0 +1,339 @@
+"""The club's ladders and ratings: what is stored (ladder/service.py writes all of it).
+
+- `Ladder`: one ladder and its settings (several may exist: the main one and, say, a juniors').
+- `Rung`: a member's place on a ladder. The positions are derived data, kept for cheap pages:
+  the truth is the ladder's history (`HistoryEntry`), whose entries that stand fold into the
+  same order (`rules.ladder.replay`); voiding a result is folding again without it.
+- `LadderChallenge`: a challenge on a ladder, from the club's challenge (`club.Challenge`,
+  kind "ladder": the notices, the answer, the match) to its settlement.
+- `Rating`, `RatedResult`, `RatingChange`: each member's Glicko-2 rating (rules/ratings.py),
+  each rated match's result, and what it did to both players' ratings.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from rules import ratings
+from rules.challenges import BEST_OF, SHOT_CLOCKS
+from rules.ladder import PLACES_ABOVE, DefaultRule
+
+RESERVED_SLUGS = ("history",)  # /ladder/history/ is every ladder's history
+
+
+def _not_reserved(slug: str) -> None:
+    if slug in RESERVED_SLUGS:
+        raise ValidationError(_("“%(slug)s” names a page of the ladders."), params={"slug": slug})
+
+
+def _positive(value: timedelta) -> None:
+    if value <= timedelta(0):
+        raise ValidationError(_("A time must be longer than nothing."))
+
+
+class Ladder(models.Model):
+    class Default(models.TextChoices):
+        CHALLENGER_WINS = DefaultRule.CHALLENGER_WINS.value, _("the challenger takes the win")
+        DEFENDER_WINS = DefaultRule.DEFENDER_WINS.value, _("the defender keeps the place")
+        NO_CHANGE = DefaultRule.NO_CHANGE.value, _("nobody moves")
+
+    name = models.CharField(_("name"), max_length=60)
+    slug = models.SlugField(_("address"), max_length=40, unique=True, validators=[_not_reserved])
+    main = models.BooleanField(
+        _("the club's main ladder"), default=False, help_text=_("The one /ladder/ shows.")
+    )
+    open = models.BooleanField(
+        _("open to join"), default=True, help_text=_("Members may join by themselves.")
+    )
+    places_above = models.PositiveSmallIntegerField(
+        _("places above"),
+        default=PLACES_ABOVE,
+        validators=[MinValueValidator(1)],
+        help_text=_("How far up a member may challenge."),
+    )
+    best_of = models.PositiveSmallIntegerField(
+        _("best of"), choices=[(n, str(n)) for n in BEST_OF], default=3
+    )
+    shot_clock = models.PositiveIntegerField(
+        _("shot clock"),
+        choices=[(s, f"{s} s") for s in SHOT_CLOCKS],
+        null=True,
+        blank=True,
+        help_text=_("Seconds a stroke; empty for none."),
+    )
+    answer_time = models.DurationField(
+        _("time to answer"),
+        default=timedelta(days=2),
+        validators=[_positive],
+        help_text=_("How long a challenged member has to accept or decline."),
+    )
+    play_time = models.DurationField(
+        _("time to play"),
+        default=timedelta(days=7),
+        validators=[_positive],
+        help_text=_("How long after the acceptance the match must be finished."),
+    )
+    default_result = models.CharField(
+        _("when a deadline passes"),
+        max_length=16,
+        choices=Default.choices,
+        default=Default.CHALLENGER_WINS,
+        help_text=_("An unanswered challenge, or a match not played by its deadline."),
+    )
+    decline_counts_as_loss = models.BooleanField(_("declining counts as a loss"), default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-main", "name"]
+        verbose_name = _("ladder")
+        verbose_name_plural = _("ladders")
+        constraints = [
+            models.UniqueConstraint(fields=["main"], condition=Q(main=True), name="one_main_ladder")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Rung(models.Model):
+    """A member's place on a ladder (1 at the top)."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rungs")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rungs"
+    )
+    position = models.PositiveIntegerField(_("position"))
+    # The last results on this ladder, latest first ("WLW"): rules.ladder.form.
+    form = models.CharField(_("form"), max_length=8, blank=True)
+    joined = models.DateTimeField(_("joined"))
+    last_active = models.DateTimeField(_("last active"))  # joined, or their last result
+    # The challenge or match this member is in on this ladder, until it is settled: while set,
+    # they neither challenge nor are challenged.
+    engaged = models.ForeignKey(
+        "LadderChallenge", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["ladder", "position"]
+        verbose_name = _("place on a ladder")
+        verbose_name_plural = _("places on the ladders")
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "member"], name="once_per_ladder"),
+            models.UniqueConstraint(fields=["ladder", "position"], name="one_member_a_place"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.member} ({self.ladder})"
+
+
+class LadderChallenge(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for an answer")
+        ACCEPTED = "accepted", _("to be played")
+        SETTLED = "settled", _("settled")
+
+    class Outcome(models.TextChoices):
+        PLAYED = "played", _("played")
+        DECLINED = "declined", _("declined")
+        UNANSWERED = "unanswered", _("not answered in time")
+        UNPLAYED = "unplayed", _("not played in time")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        CANCELLED = "cancelled", _("cancelled by an organiser")
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    # The club's challenge (kind "ladder"): its notices, its answer and the match it makes.
+    challenge = models.OneToOneField(
+        "club.Challenge", on_delete=models.PROTECT, related_name="ladder_challenge"
+    )
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    defender = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    # Their positions when the challenge was made.
+    challenger_position = models.PositiveIntegerField()
+    defender_position = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    match = models.OneToOneField(
+        "game.Match",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ladder_challenge",
+    )
+    created = models.DateTimeField()
+    answer_by = models.DateTimeField()  # the club's challenge expires then
+    play_by = models.DateTimeField(null=True, blank=True)  # set on acceptance
+    settled = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("ladder challenge")
+        verbose_name_plural = _("ladder challenges")
+        indexes = [
+            models.Index(fields=["status", "answer_by"], name="ladder_waiting_by_deadline"),
+            models.Index(fields=["status", "play_by"], name="ladder_accepted_by_deadline"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(status="accepted") | Q(match__isnull=False, play_by__isnull=False),
+                name="accepted_ladder_challenge_has_a_match",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="settled") | Q(outcome=""), name="outcome_once_settled"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} v {self.defender} ({self.ladder}, {self.status})"
+
+
+class HistoryEntry(models.Model):
+    """One change of a ladder, for anyone to read; the standing entries replay into the
+    positions (`rules.ladder.replay`: joined, result, moved, removed)."""
+
+    class Kind(models.TextChoices):
+        JOINED = "joined", _("joined")
+        RESULT = "result", _("result")  # a winner over a loser (the positions may not move)
+        SETTLED = "settled", _("settled without a result")  # nobody moves
+        MOVED = "moved", _("moved by an organiser")
+        REMOVED = "removed", _("removed")
+        VOIDED = "voided", _("result voided")
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="history")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    at = models.DateTimeField()
+    # joined, moved, removed: the member; result: the winner; settled: the challenger.
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # result: the loser; settled: the defender.
+    other = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    # Positions before and after (null: not on the ladder).
+    member_from = models.PositiveIntegerField(null=True, blank=True)
+    member_to = models.PositiveIntegerField(null=True, blank=True)
+    other_from = models.PositiveIntegerField(null=True, blank=True)
+    other_to = models.PositiveIntegerField(null=True, blank=True)
+    # How a challenge was settled (LadderChallenge.Outcome), for results and settlements.
+    how = models.CharField(max_length=16, choices=LadderChallenge.Outcome.choices, blank=True)
+    challenge = models.ForeignKey(
+        LadderChallenge, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    match = models.ForeignKey(
+        "game.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # An organiser's action: who, and why.
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    voided = models.BooleanField(default=False)  # a result an organiser voided
+    voids = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("history entry")
+        verbose_name_plural = _("history")
+        indexes = [models.Index(fields=["ladder", "-at"], name="history_by_ladder")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.member} ({self.ladder}, {self.at:%Y-%m-%d})"
+
+
+class Rating(models.Model):
+    """A member's Glicko-2 rating, one for the whole club (ladder matches and rated
+    friendlies alike)."""
+
+    member = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="rating"
+    )
+    rating = models.FloatField(default=ratings.BASE)
+    rd = models.FloatField(_("deviation"), default=ratings.NEW_RD)
+    volatility = models.FloatField(default=ratings.NEW_VOLATILITY)
+    played = models.PositiveIntegerField(_("rated matches"), default=0)
+    updated = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.rating:.0f} ± {2 * self.rd:.0f}"
+
+    def value(self) -> ratings.Rating:
+        return ratings.Rating(self.rating, self.rd, self.volatility)
+
+
+class RatedResult(models.Model):
+    """A rated match's result, in the order the ratings take them (`at`, then id)."""
+
+    match = models.OneToOneField(
+        "game.Match", on_delete=models.CASCADE, related_name="rated_result"
+    )
+    player_a = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    player_b = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    score_a = models.FloatField()  # 1: A won, 0: B won
+    at = models.DateTimeField()
+    ladder = models.ForeignKey(
+        Ladder, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    voided = models.BooleanField(default=False)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    void_note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name = _("rated result")
+        verbose_name_plural = _("rated results")
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} ({'voided' if self.voided else self.score_a})"
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating."""
+
+    result = models.ForeignKey(RatedResult, on_delete=models.CASCADE, related_name="changes")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    at = models.DateTimeField()
+    before = models.FloatField()
+    before_rd = models.FloatField()
+    after = models.FloatField()
+    after_rd = models.FloatField()
+    after_volatility = models.FloatField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["result", "player"], name="one_change_per_player")
+        ]
+        indexes = [models.Index(fields=["player", "at"], name="rating_changes_by_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.before:.0f} → {self.after:.0f}"
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before

@@ -1,0 +1,87 @@
+"""The ladder's parts of other apps' pages: the rating change on a finished match's page
+(`{% match_rating match as r %}`, templates/members/match_record.html) and a member's rating,
+ladders and rating chart on their profile (`{% member_standing member as s %}`,
+templates/members/profile.html). Two and three queries, whatever the member's history."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext, ngettext
+
+from ladder import chart
+from ladder.models import HistoryEntry, Rating, RatingChange, Rung
+
+register = template.Library()
+
+
+@register.simple_tag
+def match_rating(match: Any) -> dict[str, Any]:
+    """What a finished match did to the ladder and the ratings: the players' rating changes
+    (none for a friendly or a voided result) and the ladder's entry, if it was a ladder
+    match."""
+    changes = list(
+        RatingChange.objects.filter(result__match=match)
+        .select_related("player", "result")
+        .order_by("player_id")
+    )
+    entry = (
+        HistoryEntry.objects.filter(
+            match=match, kind__in=(HistoryEntry.Kind.RESULT, HistoryEntry.Kind.SETTLED)
+        )
+        .select_related("ladder", "member", "other")
+        .first()
+    )
+    return {
+        "changes": changes,
+        "voided": any(c.result.voided for c in changes),
+        "entry": entry,
+    }
+
+
+@register.simple_tag
+def member_standing(member: Any) -> dict[str, Any]:
+    """A member's rating, their places on the ladders and their rating chart."""
+    rating = Rating.objects.filter(member=member).first()
+    rungs = list(Rung.objects.filter(member=member).select_related("ladder").order_by("ladder"))
+    latest = list(
+        RatingChange.objects.filter(player=member, result__voided=False)
+        .order_by("-at", "-pk")
+        .values_list("at", "before", "after")[: chart.KEPT]
+    )
+    latest.reverse()
+    drawn = chart.chart(latest[0][1], [(at, after) for at, _, after in latest]) if latest else None
+    return {"rating": rating, "rungs": rungs, "chart": drawn}
+
+
+@register.filter
+def signed(value: float) -> str:
+    """+12, −8 or ±0 (a rating change, rounded)."""
+    n = round(value)
+    return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "±0")
+
+
+@register.filter
+def whole(value: float | None) -> str:
+    return "–" if value is None else str(round(value))
+
+
+@register.filter
+def span(value: timedelta) -> str:
+    """A ladder's time as a person says it: "2 days", "12 hours", "1 day 6 hours"."""
+    seconds = int(value.total_seconds())
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    words = []
+    if days:
+        words.append(ngettext("%(n)s day", "%(n)s days", days) % {"n": days})
+    if hours:
+        words.append(ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours})
+    if minutes and not days:
+        words.append(ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes})
+    if seconds and not (days or hours):
+        words.append(ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds})
+    return " ".join(words) or gettext("no time")

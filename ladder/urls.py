@@ -1,0 +1,12 @@
+from django.urls import path
+
+from ladder import views
+
+urlpatterns = [
+    path("", views.ladder_page, name="ladder"),
+    path("history/", views.history, name="ladder_history_all"),
+    path("<slug:slug>/", views.ladder_page, name="ladder_of"),
+    path("<slug:slug>/history/", views.history, name="ladder_history"),
+    path("<slug:slug>/join/", views.join, name="ladder_join"),
+    path("<slug:slug>/challenge/", views.challenge, name="ladder_challenge"),
+]

@@ -1,0 +1,117 @@
+"""Members' ratings: the Glicko-2 system, as Mark Glickman defines it in "Example of the
+Glicko-2 system" (Boston University, 2013; http://www.glicko.net/glicko/glicko2.pdf). The
+numbered steps below are the paper's.
+
+A rating is (r, RD, σ): the rating, its deviation (how unsure it is: 350 for a newcomer, lower
+with every game) and the volatility (how erratic the player's results are). Each rated match is
+a rating period of its own, as on online clubs where games are rated one at a time: both
+players are updated from the ratings they had before it (`rate_match`). The time between
+matches does not widen the deviation (the paper's step 6 for a period without games is
+`idle`, unused by the club for now).
+
+Pure and deterministic: voiding a result is rating every remaining match again, in order,
+from newcomers' ratings (`ladder/service.py`), and gives the same numbers every time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+SCALE = 173.7178  # Glicko's scale: step 2 turns a rating into μ = (r − 1500) / SCALE
+BASE = 1500.0
+NEW_RD = 350.0
+NEW_VOLATILITY = 0.06
+TAU = 0.5  # the system constant τ, which limits how fast the volatility moves (0.3 to 1.2)
+EPSILON = 0.000001  # step 5's convergence tolerance
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    rating: float = BASE
+    rd: float = NEW_RD
+    volatility: float = NEW_VOLATILITY
+
+
+NEW = Rating()
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game of a rating period: the opponent's rating before it and the score (1 a win,
+    0 a loss, 0.5 a draw, which snooker does not have)."""
+
+    opponent: Rating
+    score: float
+
+
+def _g(phi: float) -> float:
+    return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
+
+
+def _e(mu: float, mu_j: float, phi_j: float) -> float:
+    return 1.0 / (1.0 + math.exp(-_g(phi_j) * (mu - mu_j)))
+
+
+def _volatility(sigma: float, phi: float, v: float, delta: float, tau: float) -> float:
+    """Step 5: the new volatility, by the Illinois algorithm on f(x) = 0."""
+    a = math.log(sigma * sigma)
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex) ** 2) - (
+            x - a
+        ) / (tau * tau)
+
+    big_a = a
+    if delta * delta > phi * phi + v:
+        big_b = math.log(delta * delta - phi * phi - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    f_a, f_b = f(big_a), f(big_b)
+    while abs(big_b - big_a) > EPSILON:
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        f_c = f(big_c)
+        if f_c * f_b <= 0:
+            big_a, f_a = big_b, f_b
+        else:
+            f_a /= 2.0
+        big_b, f_b = big_c, f_c
+    return math.exp(big_a / 2.0)
+
+
+def update(player: Rating, games: Sequence[Game], tau: float = TAU) -> Rating:
+    """The player's rating after one rating period with these games (steps 2 to 8)."""
+    if not games:
+        return idle(player)
+    mu, phi = (player.rating - BASE) / SCALE, player.rd / SCALE  # step 2
+    opponents = [
+        ((g.opponent.rating - BASE) / SCALE, g.opponent.rd / SCALE, g.score) for g in games
+    ]
+    expected = [(_g(phi_j), _e(mu, mu_j, phi_j), s) for mu_j, phi_j, s in opponents]
+    v = 1.0 / sum(g * g * e * (1.0 - e) for g, e, _ in expected)  # step 3
+    improvement = sum(g * (s - e) for g, e, s in expected)
+    delta = v * improvement  # step 4
+    sigma = _volatility(player.volatility, phi, v, delta, tau)  # step 5
+    phi_star = math.sqrt(phi * phi + sigma * sigma)  # step 6
+    phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)  # step 7
+    mu_new = mu + phi_new * phi_new * improvement
+    return Rating(SCALE * mu_new + BASE, SCALE * phi_new, sigma)  # step 8
+
+
+def idle(player: Rating) -> Rating:
+    """A rating period without games: only the deviation grows (step 6), never past a
+    newcomer's."""
+    phi = player.rd / SCALE
+    rd = SCALE * math.sqrt(phi * phi + player.volatility * player.volatility)
+    return Rating(player.rating, min(rd, NEW_RD), player.volatility)
+
+
+def rate_match(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:
+    """Both players after a match between them (score_a: 1 if A won, 0 if B won), each from
+    the other's rating before it."""
+    return update(a, [Game(b, score_a)]), update(b, [Game(a, 1.0 - score_a)])

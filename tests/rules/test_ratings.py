@@ -1,0 +1,65 @@
+"""Glicko-2 (rules/ratings.py) against Glickman's worked example ("Example of the Glicko-2
+system", 2013): a player rated 1500, RD 200, σ 0.06 plays three opponents in one period."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from rules import ratings
+from rules.ratings import NEW, Game, Rating, rate_match, update
+
+PLAYER = Rating(1500, 200, 0.06)
+OPPONENTS = [Rating(1400, 30), Rating(1550, 100), Rating(1700, 300)]
+SCORES = [1.0, 0.0, 0.0]
+
+
+def test_glickmans_example() -> None:
+    after = update(PLAYER, [Game(o, s) for o, s in zip(OPPONENTS, SCORES, strict=True)])
+    # The paper: r' = 1464.06, RD' = 151.52, σ' = 0.05999 (it rounds as it goes: computed
+    # exactly, r' is 1464.0507).
+    assert after.rating == pytest.approx(1464.06, abs=0.02)
+    assert after.rd == pytest.approx(151.52, abs=0.01)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)
+
+
+def test_the_papers_intermediate_values() -> None:
+    mu, phi = 0.0, 200 / ratings.SCALE
+    assert phi == pytest.approx(1.1513, abs=0.0001)  # step 2
+    opponents = [((o.rating - 1500) / ratings.SCALE, o.rd / ratings.SCALE) for o in OPPONENTS]
+    assert [round(mu_j, 4) for mu_j, _ in opponents] == [-0.5756, 0.2878, 1.1513]
+    g = [ratings._g(phi_j) for _, phi_j in opponents]
+    e = [ratings._e(mu, mu_j, phi_j) for mu_j, phi_j in opponents]
+    assert [round(x, 4) for x in g] == [0.9955, 0.9531, 0.7242]
+    assert [round(x, 3) for x in e] == [0.639, 0.432, 0.303]
+    v = 1 / sum(gj * gj * ej * (1 - ej) for gj, ej in zip(g, e, strict=True))
+    assert v == pytest.approx(1.7785, abs=0.001)  # step 3 (the paper rounds g and E first)
+    delta = v * sum(gj * (s - ej) for gj, ej, s in zip(g, e, SCORES, strict=True))
+    assert delta == pytest.approx(-0.4834, abs=0.001)  # step 4
+    sigma = ratings._volatility(0.06, phi, v, delta, ratings.TAU)
+    assert sigma == pytest.approx(0.05999, abs=0.00001)  # step 5
+
+
+def test_two_newcomers() -> None:
+    """Two 1500s, RD 350: the winner gains what the loser loses, and both grow surer."""
+    winner, loser = rate_match(NEW, NEW, 1.0)
+    assert winner.rating == pytest.approx(1662.31, abs=0.01)
+    assert loser.rating == pytest.approx(1337.69, abs=0.01)
+    assert winner.rd == loser.rd == pytest.approx(290.32, abs=0.01)
+    assert winner.rating - 1500 == pytest.approx(1500 - loser.rating)
+
+
+def test_an_upset_moves_more_than_the_expected() -> None:
+    strong, weak = Rating(1800, 60), Rating(1400, 60)
+    expected = rate_match(strong, weak, 1.0)
+    upset = rate_match(strong, weak, 0.0)
+    assert 0 < expected[0].rating - 1800 < 1800 - upset[0].rating
+    assert upset[1].rating - 1400 > 15 > expected[1].rating - 1400 + 15
+
+
+def test_a_period_without_games_only_widens_the_deviation() -> None:
+    after = update(PLAYER, [])
+    assert after.rating == 1500 and after.volatility == 0.06
+    assert after.rd == pytest.approx(ratings.SCALE * math.sqrt((200 / ratings.SCALE) ** 2 + 0.0036))
+    assert update(NEW, []).rd == ratings.NEW_RD  # never past a newcomer's
