@@ -259,20 +259,25 @@ def match_end(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=match_id)
     if match.status != Match.Status.FINISHED:
         return HttpResponse(status=204)
+    context = {
+        "match": match, "result": results.result_of(match),
+        "breaks": results.breaks_of_fifty(match), **end_actions(request, match),
+    }  # fmt: skip
+    return render(request, "club/_match_end.html", context)
+
+
+def end_actions(request: HttpRequest, match: Match) -> dict[str, Any]:
+    """What `club/_end_actions.html` needs: the viewer's seat, the rematch offer, the form of
+    another practice table."""
     seat = game_service.seat_of(match, request.user)
-    offer = service.rematch_offer(match) if not match.practice else None
+    offer = service.rematch_offer(match) if seat is not None and not match.practice else None
     rematch = None
-    if offer is not None and seat is not None:
+    if offer is not None:
         waiting = offer.status == Status.OPEN and offer.expires > timezone.now()
         mine = offer.challenger_id == request.user.pk
         rematch = {"offer": lobby.challenge_row(offer), "waiting": waiting, "mine": mine}
-    context = {
-        "match": match, "seat": seat, "result": results.result_of(match),
-        "breaks": results.breaks_of_fifty(match), "rematch": rematch,
-        "practice_form": FormatForm(initial={"best_of": match.best_of,
-                                             "shot_clock": match.shot_clock or 0}),
-    }  # fmt: skip
-    return render(request, "club/_match_end.html", context)
+    practice = FormatForm(initial={"best_of": match.best_of, "shot_clock": match.shot_clock or 0})
+    return {"seat": seat, "rematch": rematch, "practice_form": practice}
 
 
 @login_required

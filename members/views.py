@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
 
+from club.views import end_actions
 from game import accounts
 from game.models import Match
 from game.protocol.constants import page_constants
@@ -140,6 +141,7 @@ def match_record(request: HttpRequest, match: Match) -> HttpResponse:
             "figures": figures,
             "result": result,
             "positions": {str(f.number): f.final for f in record.frames},
+            **end_actions(request, match),  # a rematch for its players, the way back
             "constants": page_constants(),
         },
     )
