@@ -7,7 +7,8 @@ version it sent and fills any gap from the database (on a later event, or on the
 ping when this process knows of a newer version).
 
 What a stranger can cost is bounded: sockets per address and per match are capped, `hello`
-is answered once per socket, a spectator's messages touch no database, and a socket refused
+is answered once per socket, a spectator's messages touch no database but for a frame's
+referee log (rate-limited per socket, and cached per process), and a socket refused
 for flooding without pause is closed (see docs/security.md).
 """
 
@@ -123,6 +124,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.bucket = Bucket(burst, rate)
         self.flood = Flood(conf["FLOOD_CLOSE_AFTER"])
         self.aim_bucket = Bucket(1, conf["AIM_PER_SECOND"])
+        self.log_bucket = Bucket(conf["LOG_BURST"], conf["LOG_PER_SECOND"])
         await self.accept()
 
     async def _admit(self, seated: bool) -> bool:
@@ -207,6 +209,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._ping()
         elif isinstance(message, client_in.Aim):
             await self._aim(message)
+        elif isinstance(message, client_in.LogRequest):
+            await self._log(message)
         else:
             await self._request(message)
 
@@ -234,10 +238,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.match_id, self.channel_name, self._held
         )
         HEARTBEATS.add(self.channel_name, self.match_id)
-        row, snapshot, turn, missed = await database_sync_to_async(self._resync)(
+        row, snapshot, turn, missed, story = await database_sync_to_async(self._resync)(
             message.last_version
         )
-        await self._welcome(row, None if missed is not None else snapshot)
+        await self._welcome(row, None if missed is not None else snapshot, story)
         for text in missed.texts if missed is not None else ():
             await self.send(text)
         if missed is not None and turn.deadline is not None:
@@ -254,7 +258,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _resync(
         self, last: int | None
-    ) -> tuple[Match, server_out.Snapshot, service.Turn, service.Missed | None]:
+    ) -> tuple[Match, server_out.Snapshot, service.Turn, service.Missed | None, str | None]:
+        """The table now, and either the events after `last` or, when those cannot be sent,
+        the referee's log of the frame being played (which the snapshot alone would lose)."""
         row, snapshot, turn = service.table(self.match_id)
         missed = None
         if last is not None and last <= row.version:
@@ -262,13 +268,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # Events written after the snapshot was read are caught by the version check.
             if missed is not None and missed.version != row.version:
                 missed = None
-        return row, snapshot, turn, missed
+        story = service.current_log(row) if missed is None else None
+        return row, snapshot, turn, missed, story
 
-    async def _welcome(self, row: Match, snapshot: server_out.Snapshot | None) -> None:
+    async def _welcome(
+        self, row: Match, snapshot: server_out.Snapshot | None, story: str | None = None
+    ) -> None:
+        """The welcome, and after one with a snapshot the log of the frame it shows."""
         welcome = server_out.Welcome(
             match=self.match_id, seat=self.seat, players=service.players(row), snapshot=snapshot
         )
         await self.send(welcome.text())
+        if snapshot is not None and story is not None:
+            await self.send(story)
 
     async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -289,6 +301,21 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.sent_version < LATEST.get(self.match_id, 0):
             await self._catch_up()  # this process knows of newer events: read them
         await self.send(server_out.Pong(version=self.sent_version).text())
+
+    async def _log(self, message: client_in.LogRequest) -> None:
+        """A frame's referee log, to this socket alone: a few a second at most, and read
+        from the cache once a process has read it (a finished frame's for good)."""
+        if not self.log_bucket.take():
+            await self._error("rate_limited", "too many log requests; wait a little")
+            return
+        try:
+            text = await database_sync_to_async(service.requested_log)(
+                self.match_id, message.frame
+            )
+        except service.ServiceError as exc:
+            await self._error(exc.code, exc.message)
+            return
+        await self.send(text)
 
     async def _aim(self, message: client_in.Aim) -> None:
         if self.seat is None:
@@ -380,8 +407,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.match_id, self.sent_version, settings.SNOOKER["RESYNC_EVENTS"]
         )
         if missed is None:
-            row, snapshot, turn, _ = await database_sync_to_async(self._resync)(None)
-            await self._welcome(row, snapshot)
+            row, snapshot, turn, _, story = await database_sync_to_async(self._resync)(None)
+            await self._welcome(row, snapshot, story)
             self._sent(row.version, turn)
             return
         for text in missed.texts:

@@ -15,9 +15,11 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.core.cache import cache
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from pydantic import ValidationError
 
 from game.models import Absence, Connection, Match, MatchEvent
 from game.protocol import client_in, server_out
@@ -152,6 +154,71 @@ def events_after(match_id: int, version: int, limit: int) -> Missed | None:
     return Missed(texts, row.version, _turn(row, match_from_json(row.state)))
 
 
+# --- the referee's log ------------------------------------------------------------------------
+LOG_ENTRIES = 200  # a frame's log sends at most its last 200 events (a frame rarely has 100)
+LOG_CACHE_SECONDS = 3600
+
+
+def frame_log(match_id: int, number: int, upto: int, breaker: Player, final: bool) -> str:
+    """The `log` message (as text) of frame `number` up to version `upto`, from the frame's
+    own stored events only (indexed by frame). Kept in the cache: a finished frame's log for
+    good (`final`), the frame being played under its version, so a crowd arriving at one
+    version makes one read per process."""
+    key = f"game:log:{match_id}:{number}:{'final' if final else upto}"
+    found = cache.get(key)
+    if isinstance(found, str):
+        return found
+    events = MatchEvent.objects.filter(match_id=match_id, frame=number, version__lte=upto)
+    texts = list(events.order_by("-version").values_list("payload", flat=True)[: LOG_ENTRIES + 1])
+    texts.reverse()
+    # Over the cap, the event before the first one kept is read only for the break it left.
+    earlier, kept = texts[: len(texts) - LOG_ENTRIES], texts[-LOG_ENTRIES:]
+    omitted = events.count() - LOG_ENTRIES if earlier else 0
+    break_before = 0
+    for text in earlier:
+        read = _read(text)
+        break_before = read.snapshot.scoreboard.brk if read else 0
+    entries: list[server_out.LogEntry] = []
+    for text in kept:
+        stored = _read(text)
+        if stored is None:
+            omitted += 1
+            continue
+        entries.append(server_out.LogEntry.of(stored, break_before))
+        break_before = stored.snapshot.scoreboard.brk
+    made = server_out.Log(frame=number, breaker=breaker, entries=entries, omitted=omitted).text()
+    cache.set(key, made, LOG_CACHE_SECONDS)
+    return made
+
+
+def _read(text: str) -> server_out.StoredEvent | None:
+    """A stored event as the log reads it, or None for a shape from before the log."""
+    try:
+        return server_out.StoredEvent.read(text)
+    except ValidationError:
+        return None
+
+
+def current_log(row: Match) -> str:
+    """The log of the frame being played (the last frame, once the match is over), up to
+    the row's version."""
+    state = match_from_json(row.state)
+    number = max(1, state.frame_number)
+    breaker = rules_match.breaker_of(state.first_breaker, number)
+    return frame_log(row.pk, number, row.version, breaker, final=False)
+
+
+def requested_log(match_id: int, number: int) -> str:
+    """A browser asked for frame `number`'s log: any frame played so far."""
+    row = Match.objects.only("version", "state").get(pk=match_id)
+    state = match_from_json(row.state)
+    if number > max(1, state.frame_number):
+        raise ServiceError("no_such_frame", f"frame {number} has not been played")
+    breaker = rules_match.breaker_of(state.first_breaker, number)
+    final = number < state.frame_number or state.over
+    return frame_log(match_id, number, row.version, breaker, final)
+
+
 # --- writing ---------------------------------------------------------------------------------
 def _deadline(row: Match, state: MatchState) -> datetime | None:
     """When the striker's time runs out, if the match has a shot clock, both players have come
@@ -199,7 +266,8 @@ def create_match(
         start = server_out.StartRequest(draw=winner)
         text = server_out.Event.of("start", None, start, None, _snapshot(row, state)).text()
         MatchEvent.objects.create(
-            match=row, version=1, kind="start", command=start.model_dump(), payload=text
+            match=row, version=1, kind="start", command=start.model_dump(), payload=text,
+            frame=1,
         )
     return row
 
@@ -214,12 +282,14 @@ def _store(
     client_id: str | None = None,
 ) -> Stored:
     """Write version N + 1 if the match is still at N; raise a conflict otherwise."""
-    before = row.version
-    row.version = before + 1
+    # The frame the event belongs to: the one it ended, else the one still being played.
+    frame = len(state.frames) if outcome.frame_end is not None else state.frame_number
+    seen = row.version
+    row.version = seen + 1
     row.state = match_to_json(state)
     row.status = Match.Status.FINISHED if state.over else Match.Status.LIVE
     row.deadline = _deadline(row, state)
-    updated = Match.objects.filter(pk=row.pk, version=before).update(
+    updated = Match.objects.filter(pk=row.pk, version=seen).update(
         version=row.version, state=row.state, status=row.status, deadline=row.deadline
     )
     if not updated:
@@ -232,7 +302,7 @@ def _store(
     MatchEvent.objects.create(
         match=row, version=row.version, kind=kind, actor_id=actor.pk if actor else None,
         client_id=client_id,
-        seat=seat or "", command=commands.to_json(command), payload=text,
+        seat=seat or "", command=commands.to_json(command), payload=text, frame=frame,
     )  # fmt: skip
     if state.over:
         record_finished(row)  # members: the match's figures, from its stored events

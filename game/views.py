@@ -8,6 +8,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 
 from game import accounts, service
@@ -54,18 +55,33 @@ def password_reset(request: HttpRequest) -> HttpResponseBase:
     return _password_reset(request)
 
 
+def page_language(request: HttpRequest) -> str:
+    """The language the match page speaks (its `<html lang>`, which static/js/i18n.js
+    follows): `?lang=ru` or `?lang=en` if asked for, else the language Django's i18n chose
+    for the request. Without LocaleMiddleware installed, the browser's Accept-Language (or
+    the language cookie) is read here, for this page, as the middleware would."""
+    asked = str(request.GET.get("lang", ""))
+    known = {code.split("-")[0] for code, _ in settings.LANGUAGES}
+    if asked in known and translation.check_for_language(asked):
+        return asked
+    if "django.middleware.locale.LocaleMiddleware" not in settings.MIDDLEWARE:
+        return translation.get_language_from_request(request)
+    return translation.get_language()
+
+
 @require_safe
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=match_id)
     if match.status == Match.Status.FINISHED:
         return match_record(request, match)  # the archive: scores, breaks, the referee's log
-    return render(
-        request,
-        "match.html",
-        {
-            "match": match,
-            "seat": service.seat_of(match, request.user),
-            # The rules' and the protocol's figures, read by static/js/constants.js.
-            "constants": page_constants(),
-        },
-    )
+    with translation.override(page_language(request)):
+        return render(
+            request,
+            "match.html",
+            {
+                "match": match,
+                "seat": service.seat_of(match, request.user),
+                # The rules' and the protocol's figures, read by static/js/constants.js.
+                "constants": page_constants(),
+            },
+        )

@@ -191,6 +191,8 @@ class SnookerSettings(TypedDict):
     FLOOD_PENALTY: float
     FLOOD_BACKLOG: int
     AIM_PER_SECOND: float
+    LOG_BURST: int
+    LOG_PER_SECOND: float
     RESYNC_EVENTS: int
     MAX_SOCKETS_PER_ADDRESS: int
     MAX_SOCKETS_PER_MATCH: int
@@ -220,6 +222,9 @@ SNOOKER: SnookerSettings = {
     "FLOOD_BACKLOG": 50,
     # The striker's aim is relayed at most this often.
     "AIM_PER_SECOND": 10.0,
+    # A socket may ask for an earlier frame's referee log this often (a few at once).
+    "LOG_BURST": 3,
+    "LOG_PER_SECOND": 1.0,
     # A reconnecting browser further behind than this gets a snapshot instead of events.
     "RESYNC_EVENTS": 100,
     # Sockets one process takes from one address, and watching one match (players exempt).

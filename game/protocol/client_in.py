@@ -13,6 +13,7 @@ from rules.table import BALL_IDS, OBJECT_BALLS, WHITE
 MAX_MESSAGE_BYTES = 8192
 MAX_SPEED = 10.0  # m/s
 MISCUE_LIMIT = 0.5  # tip offset, fraction of the ball radius
+MAX_FRAMES = 1000  # no match is longer: a frame number above is refused unread
 
 BallId = Literal[*OBJECT_BALLS]  # type: ignore[valid-type]
 ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -91,11 +92,20 @@ class Ping(_Message):
     version: Annotated[int, Field(ge=0)]
 
 
+class LogRequest(_Message):
+    """Ask for the referee's log of a frame of this match (1 is the first); answered with a
+    `log` message to this socket alone."""
+
+    type: Literal["log"]
+    frame: Annotated[int, Field(ge=1, le=MAX_FRAMES)]
+
+
 ClientMessage = Annotated[
-    Hello | Stroke | Aim | Choose | Concede | Claim | Ping, Field(discriminator="type")
+    Hello | Stroke | Aim | Choose | Concede | Claim | Ping | LogRequest,
+    Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-TYPES = ("hello", "stroke", "aim", "choose", "concede", "claim", "ping")
+TYPES = ("hello", "stroke", "aim", "choose", "concede", "claim", "ping", "log")
 
 
 class BadMessage(ValueError):
@@ -147,6 +157,7 @@ __all__ = [
     "ClientMessage",
     "Concede",
     "Hello",
+    "LogRequest",
     "Ping",
     "Stroke",
     "parse",

@@ -19,6 +19,7 @@ from rules.match import Match as MatchState
 from rules.outcome import End, Termination
 from rules.physics import ShotResult
 from rules.state import FrameState, Pending, Player
+from rules.table import WHITE
 
 Seat = Literal["A", "B"]
 Point = tuple[float, float]
@@ -41,17 +42,35 @@ class Scores(_Out):
         return cls(A=pair[0], B=pair[1])
 
 
+class RestoreOut(_Out):
+    """Where `replace` would put every ball back (the cue ball in hand if the foul stroke
+    was played from hand): public, since everyone saw the table before the stroke."""
+
+    balls: dict[str, Point]
+    in_hand: bool
+
+
 class PendingOut(_Out):
-    """A decision awaited: `holder` is null while the server's draw is due. (The state kept
-    for `replace` stays on the server.)"""
+    """A decision awaited: `holder` is null while the server's draw is due. `restore` is
+    the table `replace` would bring back (null when `replace` is not offered; absent from
+    events stored before it was sent)."""
 
     holder: Seat | None
     options: list[str]
     offender: Seat | None
+    restore: RestoreOut | None = None
 
     @classmethod
     def of(cls, pending: Pending) -> PendingOut:
-        return cls(holder=pending.holder, options=list(pending.options), offender=pending.offender)
+        back = pending.restore if "replace" in pending.options else None
+        restore = None
+        if back is not None:
+            balls = {b: p for b, p in back.balls if not (b == WHITE and back.in_hand)}
+            restore = RestoreOut(balls=balls, in_hand=back.in_hand)
+        return cls(
+            holder=pending.holder, options=list(pending.options), offender=pending.offender,
+            restore=restore,
+        )  # fmt: skip
 
 
 class FrameOut(_Out):
@@ -326,6 +345,110 @@ class Event(_Out):
         )  # fmt: skip
 
 
+# --- the referee's log of a frame --------------------------------------------------------------
+class ShotSummary(_Out):
+    """What the log tells of a stroke's physics: the first contact and the balls potted."""
+
+    first_contact: list[str]
+    potted: list[str]
+
+
+class LogEntry(_Out):
+    """One event as the referee's log tells it: the event without its trajectories and its
+    snapshot, with the frame's score after it (the final score, when it ended the frame) and
+    the striker's break after it (the break that ended the frame, on the frame's last pot).
+    The browser makes the same entry from a live event (static/js/story.js, `entryOf`)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    version: int
+    kind: EventKind
+    seat: Seat | None
+    request: Request
+    ruling: RulingOut | None
+    shot: ShotSummary | None
+    scores: Scores
+    brk: int = Field(validation_alias="break", serialization_alias="break")
+    frame_end: EndOut | None
+    match_end: EndOut | None
+
+    @classmethod
+    def of(cls, event: StoredEvent, break_before: int) -> LogEntry:
+        board = event.snapshot.scoreboard
+        scores, brk = board.scores, board.brk
+        if event.frame_end is not None and event.snapshot.frames:
+            # Its snapshot shows the next frame racked: the frame's own figures instead.
+            scores = event.snapshot.frames[-1].scores
+            ruling = event.ruling
+            brk = break_before + ruling.points if ruling is not None and not ruling.foul else 0
+        shot = event.shot
+        summary = None
+        if shot is not None:
+            summary = ShotSummary(first_contact=shot.first_contact, potted=shot.potted)
+        return cls(
+            version=event.version, kind=event.kind, seat=event.seat, request=event.request,
+            ruling=event.ruling, shot=summary,
+            scores=scores, brk=brk, frame_end=event.frame_end, match_end=event.match_end,
+        )  # fmt: skip
+
+
+class _Read(BaseModel):
+    """Reading a stored event for the log: what it needs, the rest (trajectories, the
+    balls, ...) skipped unread into Python."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class _StoredShot(_Read):
+    first_contact: list[str]
+    potted: list[str]
+
+
+class _StoredBoard(_Read):
+    scores: Scores
+    brk: int = Field(validation_alias="break", serialization_alias="break")
+
+
+class _StoredRecord(_Read):
+    scores: Scores
+
+
+class _StoredSnapshot(_Read):
+    scoreboard: _StoredBoard
+    frames: list[_StoredRecord]
+
+
+class StoredEvent(_Read):
+    """The parts of a stored event (`Event.text()`) the referee's log is made of."""
+
+    version: int
+    kind: EventKind
+    seat: Seat | None
+    request: Request
+    ruling: RulingOut | None
+    shot: _StoredShot | None
+    frame_end: EndOut | None = None
+    match_end: EndOut | None = None
+    snapshot: _StoredSnapshot
+
+    @classmethod
+    def read(cls, text: str) -> StoredEvent:
+        return cls.model_validate_json(text)
+
+
+class Log(_Out):
+    """The referee's log of frame `frame`, in order: sent after a `welcome` that carries a
+    snapshot (the frame being played, up to that snapshot's version) and in answer to a `log`
+    request. `breaker` played the frame's opening stroke; `omitted` entries at its start were
+    left out to keep the message small."""
+
+    type: Literal["log"] = "log"
+    frame: int
+    breaker: Seat
+    entries: list[LogEntry]
+    omitted: int
+
+
 class Welcome(_Out):
     """Answer to hello. `snapshot` is null when the events the browser missed follow instead."""
 
@@ -390,5 +513,5 @@ class Pong(_Out):
 
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "event": Event, "ack": Ack, "error": Error, "presence": Presence,
-    "aim": AimOut, "pong": Pong, "clock": Clock,
+    "aim": AimOut, "pong": Pong, "clock": Clock, "log": Log,
 }  # fmt: skip

@@ -11,6 +11,8 @@ const { ball_radius: R, d_centre: D_CENTRE, d_radius: D_RADIUS } = CONSTANTS.tab
 const { miscue_limit: MISCUE } = CONSTANTS.stroke;
 const STEP = Math.PI / 360; // 0.5°
 const FINE_STEP = Math.PI / 3600; // 0.05°
+// The stroke a turn starts with: a medium pace, the tip on the cue ball's centre.
+export const NEUTRAL_SPEED = 3;
 
 export function normaliseAngle(a) {
   let x = a % (2 * Math.PI);
@@ -23,7 +25,7 @@ export function normaliseAngle(a) {
 export class Aim {
   constructor() {
     this.angle = Math.PI / 2; // towards the top cushion
-    this.speed = 3;
+    this.speed = NEUTRAL_SPEED;
     this.side = 0;
     this.height = 0;
     this.cueBall = null; // where the cue ball is placed from hand (null: not placed)
@@ -32,6 +34,18 @@ export class Aim {
 
   rotate(direction, fine) {
     this.angle = normaliseAngle(this.angle + direction * (fine ? FINE_STEP : STEP));
+  }
+
+  /** Turn the cue by `degrees` (positive: anticlockwise, on the table as on the screen). */
+  turn(degrees) {
+    this.angle = normaliseAngle(this.angle + (degrees * Math.PI) / 180);
+  }
+
+  /** After a stroke: the power and the spin back to neutral (the aim stays). */
+  resetStroke() {
+    this.speed = NEUTRAL_SPEED;
+    this.side = 0;
+    this.height = 0;
   }
 
   setSpin(side, height) {
@@ -153,22 +167,72 @@ export function drawPlacement(ctx, view, hover) {
 }
 
 /** Highlight the D while the cue ball is in hand. */
-export function drawD(ctx) {
+export function drawD(ctx, fill = "rgba(255,255,255,0.09)") {
   ctx.save();
   ctx.beginPath();
   const [cx, cy] = D_CENTRE;
   ctx.moveTo(cx + D_RADIUS, cy);
   ctx.arc(cx, cy, D_RADIUS, 0, Math.PI, true);
   ctx.closePath();
-  ctx.fillStyle = "rgba(255,255,255,0.09)";
+  ctx.fillStyle = fill;
   ctx.fill();
+  ctx.restore();
+}
+
+/** What a decision depends on, marked on the table (decision.js, `decisionMarks`): the D for
+ * a stroke from hand (under the balls); where the cue ball lies now, ringed; and where
+ * `replace` would put each ball that moved, a pale ball joined to where it lies now, the cue
+ * ball's spot ringed brightly (over the balls). */
+export function drawMarks(ctx, view, marks, balls, layer) {
+  const px = 1 / view.scale;
+  if (layer === "under") {
+    if (!marks.d) return;
+    drawD(ctx, "rgba(255,236,130,0.22)");
+    ctx.save();
+    ctx.beginPath();
+    const [cx, cy] = D_CENTRE;
+    ctx.arc(cx, cy, D_RADIUS, 0, Math.PI, true);
+    ctx.setLineDash([6 * px, 4 * px]);
+    ctx.strokeStyle = "rgba(255,236,130,0.9)";
+    ctx.lineWidth = 2.5 * px;
+    ctx.stroke();
+    ctx.restore();
+    return;
+  }
+  ctx.save();
+  const ring = (p, colour, width) => {
+    ctx.beginPath();
+    ctx.arc(p[0], p[1], R + 5 * px, 0, 2 * Math.PI);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width * px;
+    ctx.stroke();
+  };
+  if (marks.restore) {
+    for (const [id, back] of Object.entries(marks.restore.balls)) {
+      const now = balls[id];
+      if (now && Math.hypot(now[0] - back[0], now[1] - back[1]) < 1) continue;
+      if (now) {
+        ctx.setLineDash([5 * px, 4 * px]);
+        ctx.strokeStyle = "rgba(255,255,255,0.7)";
+        ctx.lineWidth = 1.5 * px;
+        ctx.beginPath();
+        ctx.moveTo(now[0], now[1]);
+        ctx.lineTo(back[0], back[1]);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      drawBall(ctx, id, back, 0.5);
+      ring(back, id === "white" ? "#ffe45c" : "rgba(255,255,255,0.8)", id === "white" ? 3 : 1.5);
+    }
+  }
+  if (marks.cue) ring(marks.cue, "#5dd2ff", 3);
   ctx.restore();
 }
 
 /** The tip offset on the spin control: the cue ball, the miscue limit, where the tip is. */
 export function drawSpin(canvas, aim) {
   const dpr = window.devicePixelRatio || 1;
-  const size = 84;
+  const size = Math.round(canvas.getBoundingClientRect().width) || 84;
   if (canvas.width !== size * dpr) {
     canvas.width = size * dpr;
     canvas.height = size * dpr;

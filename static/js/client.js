@@ -22,7 +22,8 @@ export class MatchClient {
   }
 
   /** Take one server message. Returns what the page must show besides the queue: `snapshot`
-   * (a whole new picture, `first` if it is the first), `error` (a refusal), or nothing. */
+   * (a whole new picture, `first` if it is the first), `error` (a refusal), `log` (a frame's
+   * referee log: after a welcome with a snapshot, or asked for), or nothing. */
   receive(msg) {
     switch (msg.type) {
       case "welcome":
@@ -42,6 +43,8 @@ export class MatchClient {
       case "clock":
         this.clock = { version: msg.version, deadline: msg.deadline };
         return {};
+      case "log":
+        return { log: msg };
       case "pong":
         if (this.resyncing) {
           this.resyncing = false;
@@ -59,6 +62,11 @@ export class MatchClient {
     this.pending = { message, version: this.version };
     this.send(message);
     return message;
+  }
+
+  /** Ask for frame `frame`'s referee log (answered with a `log` message). */
+  askLog(frame) {
+    this.send({ type: "log", frame });
   }
 
   /** The next event to show, or undefined. */

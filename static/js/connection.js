@@ -1,7 +1,8 @@
 // The match websocket: hello/welcome, reconnection with backoff, pings, liveness.
 //
 // The connection knows nothing of snooker. It asks `versionOf()` for the last event version
-// applied (sent in hello and ping) and hands every parsed message to `onMessage`.
+// applied (sent in hello and ping), hands every parsed message to `onMessage` and tells its
+// state to `onState` with the reason as a code (not_found, flood, full, resync), not words.
 
 import { CONSTANTS } from "./constants.js";
 
@@ -46,7 +47,7 @@ export class Connection {
     try {
       ws = new WebSocket(this.url());
     } catch (err) {
-      this._retry(String(err));
+      this._retry("");
       return;
     }
     this.ws = ws;
@@ -79,13 +80,14 @@ export class Connection {
       if (ws !== this.ws) return;
       clearInterval(this.pinger);
       this.ws = null;
+      // Why, as a code the page words (i18n.js "connection.why.*").
       if (e.code === CLOSE.not_found) {
         this.stopped = true;
-        this._set("gone", "there is no such match");
+        this._set("gone", "not_found");
         return;
       }
-      const why = { [CLOSE.flood]: "too many messages", [CLOSE.full]: "the table is full" };
-      this._retry(why[e.code] || (e.reason ? e.reason : ""));
+      const why = { [CLOSE.flood]: "flood", [CLOSE.full]: "full" };
+      this._retry(why[e.code] || "");
     };
     ws.onerror = () => {};
   }
@@ -126,7 +128,7 @@ export class Connection {
     } catch {
       /* already closed */
     }
-    this._retry("resynchronising");
+    this._retry("resync");
   }
 
   send(message) {

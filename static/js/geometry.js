@@ -10,6 +10,10 @@
 // this check equal to the rule).
 const D_EPS = 1e-9;
 const TOUCH_EPS = 1e-7;
+// Where the default aim may send the cue ball's centre past a ball's, in ball radii: full on
+// first, then ever thinner either side (2 would be a touch).
+const CONTACTS = [0, 0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 1, -1, 1.25, -1.25, 1.5, -1.5,
+  1.75, -1.75, 1.9, -1.9];
 
 export class Geometry {
   /** `table`: the `table` object of the page constants. */
@@ -32,16 +36,82 @@ export class Geometry {
   }
 
   /** Why the cue ball cannot be placed at `p` from hand, as the server's refusal code
-   * (`cue_ball_outside_d`, or `cue_ball_overlaps` with the ball in the way), or null. */
+   * (`cue_ball_outside_d`, or `cue_ball_overlaps` with the ball in the way), or null. A point
+   * outside the D that would also touch a ball names that ball too, so the page can say
+   * both ("outside the D, against the brown"), as a player clicking by the brown means. */
   placementRefusal(p, balls) {
-    if (!this.inD(p)) return { code: "cue_ball_outside_d" };
+    const touched = this.touching(p, balls);
+    if (!this.inD(p)) {
+      return touched ? { code: "cue_ball_outside_d", ball: touched } : { code: "cue_ball_outside_d" };
+    }
+    return touched ? { code: "cue_ball_overlaps", ball: touched } : null;
+  }
+
+  /** The first ball (not the cue ball) a ball at `p` would touch or overlap, or null. */
+  touching(p, balls) {
     for (const [id, q] of Object.entries(balls)) {
       if (id === "white") continue;
-      if (Math.hypot(p[0] - q[0], p[1] - q[1]) - 2 * this.R < TOUCH_EPS) {
-        return { code: "cue_ball_overlaps", ball: id };
-      }
+      if (Math.hypot(p[0] - q[0], p[1] - q[1]) - 2 * this.R < TOUCH_EPS) return id;
     }
     return null;
+  }
+
+  /** An angle from `cue` at which the cue ball meets ball `id` before any other ball or a
+   * cushion: full on if that line is clear, else the fullest clear contact either side (a
+   * cut), or null if no straight line reaches it. */
+  clearAngle(cue, id, balls) {
+    const b = balls[id];
+    const dx = b[0] - cue[0];
+    const dy = b[1] - cue[1];
+    const dist = Math.hypot(dx, dy);
+    if (!(dist > 0)) return null;
+    const centre = Math.atan2(dy, dx);
+    // Offsets of the cue ball's path from the ball's centre, fullest first (2R: a touch).
+    for (const k of CONTACTS) {
+      const off = k * this.R;
+      if (Math.abs(off) >= dist) continue;
+      const angle = centre + Math.asin(off / dist);
+      if (this.predict(cue, angle, balls).target === id) return angle;
+    }
+    return null;
+  }
+
+  /** The default aim from `cue`: at the nearest ball on that can be hit (`on`: the server's
+   * `turn.balls_on`), full on where the line is clear. {angle, target}, or null if no ball
+   * on can be reached in a straight line (snookered). */
+  aimAt(cue, on, balls) {
+    const near = on
+      .filter((id) => balls[id])
+      .sort((a, b) => Math.hypot(balls[a][0] - cue[0], balls[a][1] - cue[1]) -
+        Math.hypot(balls[b][0] - cue[0], balls[b][1] - cue[1]));
+    for (const id of near) {
+      const angle = this.clearAngle(cue, id, balls);
+      if (angle !== null) return { angle, target: id };
+    }
+    return null;
+  }
+
+  /** Where to put the cue ball from hand when asked to choose (keyboard, touch): a point in
+   * the D, clear of every ball, from which a ball on can be hit full on if any can, else hit
+   * at all, else any free point. */
+  placeFor(on, balls) {
+    const { d_centre: [cx, cy], d_radius: radius } = this.table;
+    const points = [];
+    for (const r of [0.5, 0.75, 1]) {
+      for (let k = 0; k <= 8; k++) {
+        const a = Math.PI + (Math.PI * k) / 8; // the baulk side of the D
+        points.push([cx + radius * r * Math.cos(a), cy + radius * r * Math.sin(a)]);
+      }
+    }
+    points.sort((p, q) => Math.abs(p[0] - cx) - Math.abs(q[0] - cx));
+    const free = points.filter((p) => !this.placementRefusal(p, balls));
+    const aims = free.map((p) => ({ p, aim: this.aimAt(p, on, balls) })).filter((x) => x.aim);
+    const full = aims.find(({ p, aim }) => {
+      const b = balls[aim.target];
+      return Math.abs(aim.angle - Math.atan2(b[1] - p[1], b[0] - p[0])) < 1e-9;
+    });
+    if (full) return full.p;
+    return aims.length ? aims[0].p : free[0] || null;
   }
 
   /** How far a ball centre travels from `p` along (dx, dy) before it meets a cushion. */

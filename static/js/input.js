@@ -1,21 +1,32 @@
-// What the player does: the aim (table, keys, fields, spin), placing from hand, the stroke,
-// decisions, concessions and claims. Requests go through the client (client.js); what they
-// change on screen is the view's (view.js).
+// What the player does: the aim (table, keys, buttons, fields, spin), placing from hand, the
+// stroke, decisions, concessions and claims, the settings. Every control works from the
+// keyboard and by touch: the table by drag, arrow keys or the turn buttons (coarse and fine
+// steps), the cue ball from hand by a tap in the D or the "place" button (then Alt+arrows
+// move it), the power by its slider or its − and + buttons, the spin by a tap on the cue
+// ball or arrow keys on it. Requests go through the client (client.js); what they change on
+// screen is the view's (view.js).
 
 import { normaliseAngle } from "./aiming.js";
 import { CONSTANTS, GEOMETRY } from "./constants.js";
+import { t } from "./i18n.js";
+import { refusalText } from "./story.js";
 
 const AIM_EVERY = 120; // ms between aim messages (the server relays at most 10 a second)
 const AIM_SETTLE = 400; // ms after the last change, the final aim is sent again
 const { min_speed: MIN_SPEED, max_speed: MAX_SPEED } = CONSTANTS.stroke;
 const GRAB = 2.5 * GEOMETRY.R; // how near the cue ball a press picks it up to move it
+const POWER_STEP = 0.1; // m/s, the − and + buttons (the slider's own step)
+const TIP_STEP = 0.05; // ball radii, an arrow key on the spin control
+const NUDGE = 5; // mm, Alt+arrow on the table moves the cue ball from hand
 
-/** The player's words for a placement the referee would refuse. */
-function refusalText(refusal) {
-  return refusal.code === "cue_ball_outside_d" ? "outside the D" : `touches ${refusal.ball}`;
+/** The player's words for a refused request: the catalogue's, by its code. */
+export function errorText(code) {
+  const key = `error.${code}`;
+  const text = t(key);
+  return text === key ? t("error.other", { code }) : text;
 }
 
-export function bindInput({ panels, view, client, conn, aim, canvas, tableView }) {
+export function bindInput({ panels, view, client, conn, aim, canvas, tableView, settings, sounds }) {
   const el = panels.el;
   let lastAimSent = 0;
   let aimTimer = null;
@@ -48,7 +59,7 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
   function strike() {
     if (!view.ready()) return;
     if (placing() && !aim.cueBall) {
-      panels.notice("Place the cue ball in the D first.");
+      panels.notice(t("place.first"));
       return;
     }
     client.request({
@@ -62,7 +73,7 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
 
   function choose(option) {
     if (!view.shown || client.pending) return;
-    el("decision-dialog").hidden = true;
+    el("decision-panel").hidden = true;
     client.request({ type: "choose", version: client.version, option });
     view.refresh();
   }
@@ -70,25 +81,16 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
   /** Ask first; then send `concede` or `claim` if the frame asked about is still in play. */
   async function settle(type, scope) {
     if (!view.canAct()) return;
-    const frameNumber = view.shown.scoreboard.frame_number;
-    const other = client.players[client.seat === "A" ? "B" : "A"];
-    const what = scope === "match" ? "the match" : `frame ${frameNumber}`;
-    const ask =
-      type === "concede"
-        ? {
-            title: `Concede ${what}?`,
-            text: `${other} will be awarded ${what}.` +
-              (scope === "frame" ? " The next frame is racked at once." : " The match ends."),
-            yes: scope === "match" ? "Concede match" : "Concede frame",
-          }
-        : {
-            title: `Claim ${what}?`,
-            text: `${other} has left the table and will be recorded as conceding ${what}.`,
-            yes: scope === "match" ? "Claim match" : "Claim frame",
-          };
+    const n = view.shown.scoreboard.frame_number;
+    const name = client.players[client.seat === "A" ? "B" : "A"];
+    const ask = {
+      title: t(`confirm.${type}_${scope}`, { n }),
+      text: t(`confirm.${type}_${scope}.text`, { n, name }),
+      yes: t(`confirm.${type}_${scope}.yes`),
+    };
     if (!(await panels.confirm(ask))) return;
-    if (!view.canAct() || view.shown.scoreboard.frame_number !== frameNumber) {
-      panels.notice("The table changed meanwhile: nothing was sent. Look again.", { ms: 6000 });
+    if (!view.canAct() || view.shown.scoreboard.frame_number !== n) {
+      panels.notice(t("notice.changed"), { ms: 6000 });
       return;
     }
     client.request({ type, scope });
@@ -100,14 +102,14 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
     const why = refusal(p);
     aim.hover = { point: p, refusal: why };
     if (why) {
-      panels.notice(`The cue ball cannot go there: ${refusalText(why)}.`);
+      panels.notice(t("place.refused", { why: refusalText(why) }));
       view.dirty = true;
       return;
     }
     panels.notice("");
     const fresh = !aim.cueBall;
     aim.cueBall = p;
-    if (fresh) view.aimAtNearestBallOn();
+    if (fresh) view.aimAtBallOn();
     view.refresh();
     aimChanged();
   }
@@ -116,15 +118,26 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
   const power = el("power");
   const angleInput = el("aim-angle");
   const spin = el("spin");
-  power.addEventListener("input", () => {
-    aim.speed = Math.min(MAX_SPEED, Math.max(MIN_SPEED, Number(power.value)));
+  const setPower = (speed) => {
+    // To the slider's step (a tenth of a metre a second), within the protocol's limits.
+    aim.speed = Number(Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed)).toFixed(1));
     aimChanged();
-  });
+  };
+  power.addEventListener("input", () => setPower(Number(power.value)));
+  el("power-down").addEventListener("click", () => setPower(aim.speed - POWER_STEP));
+  el("power-up").addEventListener("click", () => setPower(aim.speed + POWER_STEP));
   angleInput.addEventListener("change", () => {
     const deg = Number(angleInput.value);
     if (Number.isFinite(deg)) aim.angle = normaliseAngle((deg * Math.PI) / 180);
     aimChanged();
   });
+  for (const button of el("controls").querySelectorAll("[data-turn]")) {
+    button.addEventListener("click", () => {
+      if (!view.ready() || !view.cuePosition()) return;
+      aim.turn(Number(button.dataset.turn));
+      aimChanged();
+    });
+  }
   spin.addEventListener("pointerdown", (e) => {
     if (!view.canStrike()) return;
     const rect = spin.getBoundingClientRect();
@@ -134,9 +147,30 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
     aim.setSpin(side, height);
     aimChanged();
   });
+  spin.addEventListener("keydown", (e) => {
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (e.key === "Home" || e.key === "Escape") {
+      aim.setSpin(0, 0);
+    } else if (moves[e.key]) {
+      if (!view.canStrike()) return;
+      const [ds, dh] = moves[e.key];
+      aim.setSpin(aim.side + ds * TIP_STEP, aim.height + dh * TIP_STEP);
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    aimChanged();
+  });
   el("spin-reset").addEventListener("click", () => {
     aim.setSpin(0, 0);
     aimChanged();
+  });
+  el("place-cue").addEventListener("click", () => {
+    if (!view.ready() || !placing()) return;
+    const spot = GEOMETRY.placeFor(view.shown.turn.balls_on, view.shown.frame.balls);
+    if (spot) place(spot);
+    canvas.focus({ preventScroll: true });
   });
   el("nominate").addEventListener("change", () => {
     el("nominate").dataset.touched = "1";
@@ -150,6 +184,31 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
     const button = e.target.closest("button[data-option]");
     if (button) choose(button.dataset.option);
   });
+  el("rack-now").addEventListener("click", () => view.endHold());
+
+  // --- settings ------------------------------------------------------------------------------
+  const sound = el("table-sound");
+  const keep = el("keep-stroke");
+  const zoom = el("zoom");
+  sound.checked = settings.get("sound");
+  keep.checked = settings.get("keepStroke");
+  zoom.setAttribute("aria-pressed", String(settings.get("zoom")));
+  sound.addEventListener("change", () => {
+    settings.set("sound", sound.checked);
+    sounds.enable(sound.checked);
+  });
+  keep.addEventListener("change", () => settings.set("keepStroke", keep.checked));
+  zoom.addEventListener("click", () => {
+    settings.set("zoom", !settings.get("zoom"));
+    zoom.setAttribute("aria-pressed", String(settings.get("zoom")));
+    view.dirty = true;
+  });
+  // Audio may start only after a gesture: a saved "on" takes effect at the first one.
+  const wake = () => {
+    if (settings.get("sound")) sounds.enable(true);
+  };
+  document.addEventListener("pointerdown", wake, { once: true });
+  document.addEventListener("keydown", wake, { once: true });
 
   // --- the table: pointer and keyboard -------------------------------------------------------
   function tablePoint(e) {
@@ -160,12 +219,12 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
   canvas.addEventListener("pointerdown", (e) => {
     if (!view.ready()) return;
     const p = tablePoint(e);
-    canvas.focus();
+    canvas.focus({ preventScroll: true });
     const cue = view.cuePosition();
     if (placing() && !cue) {
       // Ball in hand: a click in the D places the cue ball.
       if (GEOMETRY.nearD(p)) place(p);
-      else panels.notice("Place the cue ball in the D first.");
+      else panels.notice(t("place.first"));
       return;
     }
     if (!cue) return;
@@ -206,6 +265,9 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
   });
 
   const endDrag = () => {
+    if (dragging === "cue" && aim.hover && aim.hover.refusal) {
+      panels.notice(t("place.refused", { why: refusalText(aim.hover.refusal) }), { ms: 4000 });
+    }
     dragging = false;
     if (aim.hover && aim.cueBall) {
       aim.hover = null;
@@ -221,16 +283,42 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView }
     }
   });
 
+  /** Alt+arrows move the cue ball from hand about the D (keyboard placement). */
+  function nudge(e) {
+    const cue = aim.cueBall;
+    if (!cue || !placing()) return false;
+    const [right, down] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1],
+      ArrowDown: [0, 1] }[e.key];
+    const [dx, dy] = tableView.screenOffset(right * NUDGE, down * NUDGE);
+    const p = [cue[0] + dx, cue[1] + dy];
+    const why = refusal(p);
+    if (why) panels.notice(t("place.refused", { why: refusalText(why) }), { ms: 3000 });
+    else aim.cueBall = p;
+    aimChanged();
+    return true;
+  }
+
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !el("confirm-dialog").hidden) {
       panels.closeConfirm(false);
       return;
     }
     const tag = (e.target && e.target.tagName) || "";
-    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) && e.target !== power) return;
-    if (!view.ready() || !view.cuePosition()) return;
+    if (["INPUT", "SELECT", "TEXTAREA", "BUTTON"].includes(tag) && e.target !== canvas) return;
+    if (e.target === spin) return;
+    if (!view.ready()) return;
+    const arrows = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
+    if (e.altKey && arrows.includes(e.key) && e.target === canvas) {
+      if (nudge(e)) e.preventDefault();
+      return;
+    }
+    if (placing() && !aim.cueBall && e.target === canvas && (e.key === "Enter" || e.key === " ")) {
+      el("place-cue").click();
+      e.preventDefault();
+      return;
+    }
+    if (!view.cuePosition()) return;
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
-      if (e.target === power) return; // the slider uses its own arrows
       // ← turns the cue anticlockwise on the screen (which is anticlockwise on the table too).
       aim.rotate(e.key === "ArrowLeft" ? 1 : -1, e.shiftKey);
       aimChanged();

@@ -1,13 +1,20 @@
 // The live match page: wires the connection to the client (protocol state), the playback of
-// events, the view and the player's input, and offers a read-only hook to the browser tests.
+// events, the story of each frame, the view and the player's input, and offers a read-only
+// hook to the browser tests.
 
 import { Aim } from "./aiming.js";
 import { MatchClient } from "./client.js";
 import { Connection } from "./connection.js";
+import { DecisionPanel, decisionMarks } from "./decision.js";
+import { language, t, translatePage } from "./i18n.js";
 import { bindInput } from "./input.js";
+import { LogPanel } from "./logpanel.js";
 import { MatchEnd } from "./matchend.js";
 import { Panels } from "./panels.js";
 import { Playback } from "./playback.js";
+import { Settings } from "./settings.js";
+import { Sounds } from "./sound.js";
+import { Story } from "./story.js";
 import { TableView } from "./table.js";
 import { MatchView } from "./view.js";
 
@@ -17,11 +24,15 @@ const params = new URLSearchParams(location.search);
 // Playback rate of stroke animations (1 = real time; tests speed it up).
 const PLAYBACK = Math.min(40, Math.max(0.25, Number(params.get("playback")) || 1));
 
+translatePage(root);
 const panels = new Panels(root);
 const canvas = root.querySelector("#table");
 const tableView = new TableView(canvas);
 const aim = new Aim();
 const playback = new Playback(PLAYBACK);
+const story = new Story();
+const settings = new Settings(window.localStorage);
+const sounds = new Sounds();
 
 function uuid() {
   if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -49,14 +60,33 @@ const conn = new Connection({
   },
 });
 
-const practice = root.dataset.practice === "true";
-const view = new MatchView({ root, panels, tableView, client, playback, aim, conn, practice });
+const decision = new DecisionPanel(panels.el, () => {
+  view.dirty = true;
+});
+const logPanel = new LogPanel({
+  el: panels.el,
+  story,
+  players: () => client.players,
+  ask: (frame) => client.askLog(frame),
+});
+const view = new MatchView({
+  root, panels, decision, logPanel, story, tableView, client, playback, aim, conn, settings,
+  sounds, rate: PLAYBACK, practice: root.dataset.practice === "true",
+});
+const coarse = window.matchMedia("(pointer: coarse)");
+view.touch = coarse.matches;
+coarse.addEventListener("change", () => {
+  view.touch = coarse.matches;
+  view.refresh();
+});
 const matchEnd = new MatchEnd({ el: panels.el("match-end-panel"), url: root.dataset.end, matchId });
-bindInput({ panels, view, client, conn, aim, canvas, tableView });
+bindInput({ panels, view, client, conn, aim, canvas, tableView, settings, sounds });
+if (settings.get("sound")) sounds.enable(true);
 
 function receive(msg) {
-  const { snapshot, first, error } = client.receive(msg);
+  const { snapshot, first, error, log } = client.receive(msg);
   if (snapshot) view.reset(snapshot, first);
+  if (log) view.loaded(log);
   if (error && error.code !== "rate_limited") {
     // The server words a refusal for people, in this page's language (game/text.py).
     panels.notice(`${error.message} (${error.code})`,
@@ -64,11 +94,12 @@ function receive(msg) {
   }
   if (msg.type === "presence") {
     if (view.shown) panels.scoreboard(view.shown, client.players, client.presence, view.connection);
+    view.refresh();
     view.refreshAway();
   } else if (msg.type === "aim") {
     view.remoteAim = msg;
     view.dirty = true;
-  } else {
+  } else if (!log) {
     view.pump(performance.now());
     view.refresh();
   }
@@ -85,6 +116,7 @@ setInterval(() => {
   if (document.hidden) view.pump(performance.now());
   panels.shotClock(view.shown, Boolean(playback.anim || client.queue.length), client.clock);
   view.refreshAway(); // the claim countdown
+  logPanel.tick();
   const snap = view.shown;
   const over = Boolean(snap && snap.status === "finished" && !playback.anim);
   // Notices (static/js/notices.js) send a player to an accepted challenge's table, but not
@@ -100,6 +132,8 @@ window.addEventListener("resize", () => {
 window.snookerState = () => {
   const snap = view.shown;
   const round = (p) => [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100];
+  const shown = logPanel.shown;
+  const held = story.frame(shown);
   return JSON.parse(
     JSON.stringify({
       match: matchId,
@@ -109,6 +143,7 @@ window.snookerState = () => {
       connection: view.connection,
       reconnects: conn.reconnects,
       animating: Boolean(playback.anim),
+      holding: Boolean(view.hold),
       queued: client.queue.length,
       pendingRequest: client.pending ? client.pending.message.type : null,
       status: snap ? snap.status : null,
@@ -116,9 +151,11 @@ window.snookerState = () => {
       results: snap ? snap.frames : [],
       scores: snap ? snap.scoreboard.scores : null,
       frames: snap ? snap.scoreboard.frames : null,
+      frameNumber: snap ? snap.scoreboard.frame_number : null,
       to_act: snap ? snap.scoreboard.to_act : null,
       striker: snap ? snap.scoreboard.striker : null,
       on: snap ? snap.scoreboard.on : null,
+      ballsOn: snap ? snap.turn.balls_on : [],
       in_hand: snap ? snap.frame.in_hand : null,
       pending: snap && snap.frame.pending
         ? { holder: snap.frame.pending.holder, options: snap.frame.pending.options }
@@ -126,8 +163,12 @@ window.snookerState = () => {
       balls: snap
         ? Object.fromEntries(Object.entries(playback.balls).map(([k, p]) => [k, round(p)]))
         : {},
+      drawn: snap
+        ? Object.fromEntries(Object.entries(view.drawnBalls()).map(([k, p]) => [k, round(p)]))
+        : {},
       calls: view.calls,
       presented: view.presented,
+      log: { frame: shown, versions: held ? held.entries.map((e) => e.version) : [] },
       spectators: client.presence ? client.presence.spectators : null,
       ready: view.ready(),
       aim: { angle: aim.angle, speed: aim.speed, side: aim.side, height: aim.height,
@@ -135,8 +176,14 @@ window.snookerState = () => {
       remoteAim: view.remoteAim,
       lastMotion: view.lastMotion,
       clock: client.clock,
-      shotClock: panels.el("shot-clock").hidden ? null : panels.el("shot-clock").textContent,
+      shotClock: panels.el("shot-clock").hidden ? null : panels.el("shot-clock").textContent.trim(),
       endLoads: matchEnd.loads,
+      language: language(),
+      title: document.title,
+      sounds: sounds.played,
+      marks: snap ? decisionMarks(snap, decision.focus) : null,
+      zoom: tableView.zoom,
+      upright: tableView.upright,
     }),
   );
 };
@@ -152,6 +199,7 @@ window.snookerGeometry = {
 window.snookerSocket = () => conn.ws;
 
 // --- go ------------------------------------------------------------------------------------------
+document.title = t("title.match", { a: client.players.A, b: client.players.B });
 tableView.resize();
 view.refresh();
 conn.open();

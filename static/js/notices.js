@@ -89,7 +89,9 @@ export class Notices {
       this.badge.textContent = String(n);
       this.badge.hidden = !n;
     }
-    document.title = this.board.title(this.baseTitle, Date.now());
+    // A page that words its own title (the match page: "Your turn · ...") keeps it in
+    // body[data-title]; the count of challenges waiting goes in front of it.
+    document.title = this.board.title(document.body.dataset.title || this.baseTitle, Date.now());
   }
 
   toast(row, text, { answer = false, go = null }) {

@@ -19,9 +19,11 @@ export class Playback {
     this._show(snapshot);
   }
 
-  /** Move on to `now`, taking events from `queue`; `show(event, before)` is called for each
-   * event whose snapshot is now on screen, in order. Returns the stroke whose animation
-   * starts now, if any. */
+  /** Move on to `now`, taking events from `queue`; `show(event, before, final)` is called for
+   * each event whose snapshot is now on screen, in order: `before` the snapshot it replaced,
+   * `final` where the balls were when the event was done, before its snapshot (which shows
+   * the next rack when the event ended a frame). Returns the stroke whose animation starts
+   * now, if any. */
   advance(now, queue, show) {
     if (this.anim) {
       const t = ((now - this.anim.start) / 1000) * this.rate;
@@ -29,9 +31,10 @@ export class Playback {
         this.balls = this.anim.motion.positionsAt(t, this.anim.before);
         return null;
       }
-      const { event } = this.anim;
+      const { event, motion, before } = this.anim;
       this.anim = null;
-      show(event, this._show(event.snapshot));
+      const final = motion.positionsAt(motion.end, before);
+      show(event, this._show(event.snapshot), final);
     }
     while (queue.length) {
       const event = queue.shift();
@@ -47,7 +50,9 @@ export class Playback {
           return this.anim;
         }
       }
-      show(event, this._show(event.snapshot));
+      const shot = event.shot;
+      const final = shot && shot.positions ? { ...shot.positions } : { ...this.balls };
+      show(event, this._show(event.snapshot), final);
     }
     return null;
   }

@@ -1,8 +1,11 @@
 // The table drawn on a high-DPI canvas, to the server's figures (constants.js).
 //
-// Table coordinates (geometry.js) are millimetres. The table is drawn horizontally: the baulk
-// end on the left of the screen, the top cushion on the right, so table +y is screen right
-// and table +x is screen down (a quarter turn, not a mirror).
+// Table coordinates (geometry.js) are millimetres. In a box wider than tall the table lies
+// across the screen: the baulk end on the left, the top cushion on the right, so table +y is
+// screen right and table +x is screen down (a quarter turn, not a mirror). In a box taller
+// than wide (a phone held upright) it stands up: the baulk end at the bottom, table +x
+// screen right and +y screen up, as a player at the baulk end sees it. A zoom (×2 on small
+// screens) looks at a focus point (the cue ball), the view kept on the table.
 
 import { CONSTANTS, GEOMETRY } from "./constants.js";
 import { pocketKind } from "./geometry.js";
@@ -38,9 +41,14 @@ export class TableView {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.scale = 1; // CSS pixels per mm
+    this.fit = 1; // the scale at which the whole table fits
     this.cssWidth = 0;
     this.cssHeight = 0;
     this.dpr = 1;
+    this.upright = false; // the table stands up (a box taller than wide)
+    this.zoom = 1;
+    this.focus = null; // the table point the zoom looks at
+    this.centre = [0, 0]; // the table point at the middle of the canvas
     this.background = null;
   }
 
@@ -56,26 +64,71 @@ export class TableView {
     this.dpr = dpr;
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(h * dpr);
-    this.scale = Math.min(w / (2 * EXTENT_LONG), h / (2 * EXTENT_SHORT));
-    this.background = null;
+    this.upright = h > w;
+    this.fit = this.upright
+      ? Math.min(w / (2 * EXTENT_SHORT), h / (2 * EXTENT_LONG))
+      : Math.min(w / (2 * EXTENT_LONG), h / (2 * EXTENT_SHORT));
+    this._place();
     return true;
+  }
+
+  /** Zoom (1: the whole table) towards `focus` (table mm); true if the view changed. */
+  view(zoom, focus) {
+    const same = (p, q) => (p === q) || (p && q && p[0] === q[0] && p[1] === q[1]);
+    if (zoom === this.zoom && (zoom === 1 || same(focus, this.focus))) return false;
+    this.zoom = zoom;
+    this.focus = focus ? [focus[0], focus[1]] : null;
+    this._place();
+    return true;
+  }
+
+  /** The scale and the centre of the view, kept on the table. */
+  _place() {
+    this.scale = this.fit * this.zoom;
+    let [cx, cy] = this.focus && this.zoom > 1 ? this.focus : [0, 0];
+    // Half the view in table mm, across the table (x) and along it (y).
+    const halfX = (this.upright ? this.cssWidth : this.cssHeight) / (2 * this.scale);
+    const halfY = (this.upright ? this.cssHeight : this.cssWidth) / (2 * this.scale);
+    const keep = (v, half, extent) => (half >= extent ? 0 : Math.max(half - extent, Math.min(extent - half, v)));
+    cx = keep(cx, halfX, EXTENT_SHORT);
+    cy = keep(cy, halfY, EXTENT_LONG);
+    this.centre = [cx, cy];
+    this.background = null;
   }
 
   /** Table (mm) to canvas CSS pixels. */
   toScreen([x, y]) {
-    return [this.cssWidth / 2 + y * this.scale, this.cssHeight / 2 + x * this.scale];
+    const [cx, cy] = this.centre;
+    const s = this.scale;
+    if (this.upright) return [this.cssWidth / 2 + (x - cx) * s, this.cssHeight / 2 - (y - cy) * s];
+    return [this.cssWidth / 2 + (y - cy) * s, this.cssHeight / 2 + (x - cx) * s];
   }
 
   /** Canvas CSS pixels to table (mm). */
   toTable([sx, sy]) {
-    return [(sy - this.cssHeight / 2) / this.scale, (sx - this.cssWidth / 2) / this.scale];
+    const [cx, cy] = this.centre;
+    const s = this.scale;
+    if (this.upright) return [cx + (sx - this.cssWidth / 2) / s, cy - (sy - this.cssHeight / 2) / s];
+    return [cx + (sy - this.cssHeight / 2) / s, cy + (sx - this.cssWidth / 2) / s];
+  }
+
+  /** Where, in table mm, the screen's "down and to the right" lies by (right, down) CSS px:
+   * the light and the shadows keep to the screen whichever way the table lies. */
+  screenOffset(right, down) {
+    return this.upright ? [right, -down] : [down, right];
   }
 
   // Every drawing call below works in table millimetres: this transform maps them.
   _tableTransform(ctx) {
     const s = this.scale * this.dpr;
-    // screen = (W/2 + y s, H/2 + x s): a = 0, b = s, c = s, d = 0.
-    ctx.setTransform(0, s, s, 0, (this.cssWidth / 2) * this.dpr, (this.cssHeight / 2) * this.dpr);
+    const [x0, y0] = this.toScreen([0, 0]).map((v) => v * this.dpr);
+    if (this.upright) {
+      // screen = (W/2 + (x − cx) s, H/2 − (y − cy) s): a = s, b = 0, c = 0, d = −s.
+      ctx.setTransform(s, 0, 0, -s, x0, y0);
+    } else {
+      // screen = (W/2 + (y − cy) s, H/2 + (x − cx) s): a = 0, b = s, c = s, d = 0.
+      ctx.setTransform(0, s, s, 0, x0, y0);
+    }
   }
 
   _drawBackground() {
@@ -202,24 +255,27 @@ export class TableView {
     if (overlay && overlay.under) overlay.under(ctx, this);
     // Shadows first so that no ball's shadow lies over a neighbour.
     ctx.fillStyle = "rgba(0,0,0,0.28)";
+    const [sx, sy] = this.screenOffset(7, 5);
     for (const p of Object.values(balls)) {
       ctx.beginPath();
-      ctx.arc(p[0] + 5, p[1] + 7, R, 0, 2 * Math.PI);
+      ctx.arc(p[0] + sx, p[1] + sy, R, 0, 2 * Math.PI);
       ctx.fill();
     }
-    for (const [id, p] of Object.entries(balls)) drawBall(ctx, id, p);
+    const light = this.screenOffset(-0.4 * R, -0.4 * R);
+    for (const [id, p] of Object.entries(balls)) drawBall(ctx, id, p, 1, light);
     if (overlay && overlay.over) overlay.over(ctx, this);
   }
 }
 
-export function drawBall(ctx, id, [x, y], alpha = 1) {
-  const [light, dark] = ballColour(id);
+/** A ball at (x, y); `light` is where its highlight sits from its centre, in table mm (the
+ * screen's top left: TableView.screenOffset). */
+export function drawBall(ctx, id, [x, y], alpha = 1, light = [-0.4 * R, -0.4 * R]) {
+  const [lit, dark] = ballColour(id);
   ctx.save();
   ctx.globalAlpha = alpha;
-  // Light comes from the screen's top left: table (-x, -y) is screen (up, left).
-  const g = ctx.createRadialGradient(x - R * 0.4, y - R * 0.4, R * 0.1, x, y, R);
+  const g = ctx.createRadialGradient(x + light[0], y + light[1], R * 0.1, x, y, R);
   g.addColorStop(0, "#ffffff");
-  g.addColorStop(0.18, light);
+  g.addColorStop(0.18, lit);
   g.addColorStop(1, dark);
   ctx.beginPath();
   ctx.arc(x, y, R, 0, 2 * Math.PI);

@@ -89,6 +89,21 @@ export class Motion {
     ];
   }
 
+  /** A moving ball's velocity [vx, vy] (mm/s) just before time t; [0, 0] if it is still,
+   * gone or did not move. */
+  velocity(id, t) {
+    const segs = this.balls[id];
+    if (!segs) return [0, 0];
+    let seg = null;
+    for (const s of segs) {
+      if (s.t0 < t) seg = s;
+      else break;
+    }
+    if (!seg || (seg.motion !== SLIDING && seg.motion !== ROLLING)) return [0, 0];
+    const tau = Math.max(0, Math.min(t, seg.t1) - seg.t0);
+    return [seg.vx + seg.ax * tau, seg.vy + seg.ay * tau];
+  }
+
   /** The largest gap (mm) between where a segment ends and where the next one starts: a
    * check of the decoding (positions are continuous through collisions). */
   continuityError() {

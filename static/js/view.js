@@ -1,27 +1,34 @@
-// What the match page shows: the table, the scoreboard and the controls, from the client's
-// protocol state (client.js), the playback of its events (playback.js) and the striker's aim.
-// It changes nothing but the screen and, when a new position arrives, where the cue points.
+// What the match page shows: the table, the scoreboard, the turn, the decision, the story of
+// the frame and the controls, from the client's protocol state (client.js), the playback of
+// its events (playback.js) and the striker's aim. It changes nothing but the screen and,
+// when a new position arrives, where the cue points (at a ball on it can hit) and, after a
+// stroke, the power and spin (back to neutral unless the player keeps them).
 
-import { drawAim, drawD, drawPlacement, drawSpin } from "./aiming.js";
-import { GEOMETRY } from "./constants.js";
-import { clock, frameResult, matchResult } from "./panels.js";
+import { drawAim, drawD, drawMarks, drawPlacement, drawSpin } from "./aiming.js";
+import { CONSTANTS, GEOMETRY } from "./constants.js";
+import { decisionMarks } from "./decision.js";
+import { num, t } from "./i18n.js";
+import { clock, powerText } from "./panels.js";
+import { soundsOf } from "./sound.js";
+import { ballName, frameResult, matchResult, refereeCalls, spinLabel } from "./story.js";
+
+// How long the end of a frame stays on the table before the next rack (ms of real time;
+// the playback rate of the tests shortens it as it shortens strokes).
+const HOLD_MS = 4000;
 
 export class MatchView {
-  constructor({ root, panels, tableView, client, playback, aim, conn, practice = false }) {
-    this.root = root;
-    this.panels = panels;
-    this.el = panels.el;
-    this.tableView = tableView;
-    this.client = client;
-    this.playback = playback;
-    this.aim = aim;
-    this.conn = conn;
-    this.practice = practice; // one member on both sides: the seat is the one to act
+  constructor(parts) {
+    Object.assign(this, parts); // root, panels, decision, logPanel, story, tableView, client,
+    // playback, aim, conn, settings, sounds, rate, practice
+    this.el = this.panels.el;
     this.connection = "connecting";
     this.remoteAim = null; // the striker's aim as relayed to us
     this.presented = []; // versions shown, in order
-    this.calls = []; // {version, kind, calls}
+    this.calls = []; // {version, kind, calls}: the server's words, for the tests
     this.lastMotion = null; // {version, seconds, continuity} of the last stroke animated
+    this.hold = null; // {until, balls}: the frame just ended, shown before the next rack
+    this.turnKind = null; // the last turn shown (mine, decide, theirs, ...)
+    this.touch = false; // a coarse pointer: no keyboard hints
     this.dirty = true; // the canvas needs drawing
   }
 
@@ -39,10 +46,10 @@ export class MatchView {
     );
   }
 
-  /** Nothing moving, queued or unanswered, and the socket greeted: the table is as it is. */
+  /** Nothing moving, queued, held or unanswered, and the socket greeted. */
   settled() {
     return !this.playback.anim && !this.client.queue.length && !this.client.pending &&
-      Boolean(this.conn.ready);
+      !this.hold && Boolean(this.conn.ready);
   }
 
   ready() {
@@ -63,46 +70,86 @@ export class MatchView {
   }
 
   // --- showing events ----------------------------------------------------------------------
-  /** A welcome's snapshot: the table as it is, without replaying anything. */
+  /** A welcome's snapshot: the table as it is, without replaying anything. The story of
+   * the frame comes in the `log` that follows. */
   reset(snap, first) {
     const before = this.shown;
     this.playback.reset(snap);
+    this.hold = null;
+    if (!first) this.story.reset();
+    this.logPanel.asked.clear(); // an answer lost with the socket is asked for again
     this.present(before, snap, null);
-    const { scores, frame_number: number } = snap.scoreboard;
-    const { players } = this.client;
-    this.panels.logNote(
-      `${first ? "Joined" : "Resynchronised"} at frame ${number}: ` +
-        `${players.A} ${scores.A} – ${scores.B} ${players.B}`,
-    );
+  }
+
+  /** A `log` message came. */
+  loaded(log) {
+    this.story.load(log);
+    this.logPanel.loaded(log.frame);
+    if (this.shown) this.refreshStory(this.shown);
   }
 
   /** Show the events that are due at `now` (ms). */
   pump(now) {
-    const started = this.playback.advance(now, this.client.queue, (event, before) =>
-      this.present(before, event.snapshot, event),
+    if (this.hold && (now >= this.hold.until || this.client.queue.length)) this.endHold();
+    if (this.hold) return;
+    const started = this.playback.advance(now, this.client.queue, (event, before, final) =>
+      this.present(before, event.snapshot, event, final, now),
     );
     if (this.playback.anim) this.dirty = true;
     if (started) {
+      const { event, motion } = started;
       this.lastMotion = {
-        version: started.event.version,
-        seconds: started.motion.end,
-        continuity: Math.round(started.motion.continuityError() * 1000) / 1000,
+        version: event.version,
+        seconds: motion.end,
+        continuity: Math.round(motion.continuityError() * 1000) / 1000,
       };
       this.remoteAim = null;
+      const speed = event.request && event.request.speed ? event.request.speed : 0;
+      this.sounds.stroke(soundsOf(event.shot, speed, CONSTANTS.stroke.max_speed), this.rate);
       this.refresh();
     }
   }
 
-  present(before, snap, event) {
+  endHold() {
+    this.hold = null;
+    this.el("rack-now").hidden = true;
+    this.dirty = true;
+    this.refresh();
+  }
+
+  present(before, snap, event, final = null, now = performance.now()) {
     const players = this.client.players;
+    const spoken = []; // what the live region reads out: the calls, the score, a new turn
     if (this.practice && this.client.seat) {
       this.client.seat = snap.scoreboard.to_act || snap.scoreboard.striker;
     }
     if (event) {
       this.presented.push(event.version);
-      const calls = (event.ruling && event.ruling.calls) || [];
-      this.calls.push({ version: event.version, kind: event.kind, calls });
-      this.panels.referee(this.panels.logEvent(event, players));
+      this.calls.push({
+        version: event.version, kind: event.kind,
+        calls: (event.ruling && event.ruling.calls) || [],
+      });
+      this.story.add(event, before);
+      const words = refereeCalls(event.ruling);
+      this.panels.calls(words);
+      const board = snap.scoreboard;
+      spoken.push(...words, t("announce.score", {
+        a: players.A, b: players.B, sa: board.scores.A, sb: board.scores.B,
+      }));
+      const ended = snap.frames[snap.frames.length - 1];
+      if (event.match_end) {
+        spoken.push(matchResult(event.match_end, snap.scoreboard.frames, players));
+      } else if (event.frame_end && ended) {
+        spoken.push(frameResult(ended.number, event.frame_end, ended.scores, players));
+      }
+      if (event.frame_end && !event.match_end && final) {
+        // The frame's last position stays a moment, beside the panel with its result.
+        this.hold = { until: now + HOLD_MS / Math.max(1, this.rate), balls: final };
+        this.el("rack-now").hidden = false;
+      }
+      if (event.kind === "stroke" && !this.settings.get("keepStroke")) this.aim.resetStroke();
+    } else {
+      this.panels.calls([]);
     }
     if (!before || before.version !== snap.version) {
       this.remoteAim = null;
@@ -110,43 +157,79 @@ export class MatchView {
         this.aim.cueBall = null;
         this.aim.hover = null;
       }
-      if (this.canStrike() && !snap.frame.in_hand) this.aimAtNearestBallOn();
+      if (this.canStrike() && !snap.frame.in_hand) this.aimAtBallOn();
     }
-    this.announceResults(before, snap);
     this.panels.scoreboard(snap, players, this.client.presence, this.connection);
-    this.panels.decision(snap, this.client.seat, players);
+    this.decision.show(snap, this.client.seat, players);
+    this.refreshStory(snap);
+    const turn = this.refreshTurn(snap);
+    if (turn) spoken.push(turn);
+    this.panels.announce(spoken.join(". "));
     this.refresh();
     this.refreshAway();
   }
 
-  /** A frame that ended since the last picture, and the end of the match, told once. */
-  announceResults(before, snap) {
+  /** The log, the panel between frames and the match's result, from the story held. */
+  refreshStory(snap) {
     const players = this.client.players;
-    const ended = before ? snap.frames.slice(before.frames.length) : [];
+    const board = snap.scoreboard;
+    this.logPanel.follow(board.frame_number, board.frames);
     const finished = snap.status === "finished";
-    ended.forEach((record, i) => {
-      const text = frameResult(record, players);
-      if (finished && i === ended.length - 1) this.panels.logNote(text, "log-result");
-      else this.panels.frameOver(text);
-    });
-    if (finished && (!before || before.status !== "finished")) {
-      this.panels.closeConfirm(false);
-      const text = matchResult(snap, players);
-      this.panels.logNote(text, "log-result final");
-      this.panels.matchOver(text);
-    } else if (!finished) {
-      this.panels.matchOver(null);
+    this.panels.matchOver(finished ? matchResult(snap.result, board.frames, players) : null);
+    const f = snap.frame;
+    // A frame not begun: racked, the breaker in hand, nothing scored or decided yet.
+    const fresh = !finished && f.opening && f.in_hand && !f.pending &&
+      f.scores.A === 0 && f.scores.B === 0;
+    this.logPanel.wanted = null;
+    if (!fresh) {
+      this.panels.interval(null, null, null, players);
+      return;
     }
+    const record = snap.frames.length ? snap.frames[snap.frames.length - 1] : null;
+    let entries = null;
+    if (record) {
+      this.logPanel.wanted = record.number;
+      this.logPanel.need(record.number);
+      const held = this.story.frame(record.number);
+      entries = held && !held.partial ? held.entries : null;
+    }
+    this.panels.interval(record, entries, f.striker, players);
   }
 
-  /** Point the cue at the nearest ball on (the server says which are on). */
-  aimAtNearestBallOn() {
+  /** The turn bar, the tab's title, and a chime when the turn or a decision comes to us.
+   * Returns the turn's words if it changed (for the live region), else "". */
+  refreshTurn(snap) {
+    const players = this.client.players;
+    const turn = this.panels.turn(snap, this.client.seat, players);
+    const match = t("title.match", { a: players.A, b: players.B });
+    const title = turn.kind === "mine" ? t("title.your_turn", { match })
+      : turn.kind === "decide" ? t("title.your_decision", { match })
+        : match;
+    document.title = title;
+    document.body.dataset.title = title; // notices.js keeps it as the title's base
+    if (turn.kind === this.turnKind) return "";
+    if (turn.kind === "mine") this.sounds.chime("turn");
+    if (turn.kind === "decide") this.sounds.chime("decision");
+    this.turnKind = turn.kind;
+    return [turn.text, turn.on].filter(Boolean).join(". ");
+  }
+
+  /** Point the cue at the nearest ball on it can hit (a clear line; full on if it can),
+   * the server saying which balls are on; else at the nearest ball on. */
+  aimAtBallOn() {
     const cue = this.cuePosition();
     if (!cue) return;
     const { balls } = this.shown.frame;
+    const on = this.shown.turn.balls_on;
+    const found = GEOMETRY.aimAt(cue, on, balls);
+    if (found) {
+      this.aim.angle = found.angle;
+      return;
+    }
     let best = null;
-    for (const id of this.shown.turn.balls_on) {
+    for (const id of on) {
       const p = balls[id];
+      if (!p) continue;
       const d = Math.hypot(p[0] - cue[0], p[1] - cue[1]);
       if (!best || d < best.d) best = { d, p };
     }
@@ -175,13 +258,12 @@ export class MatchView {
       angleInput.value = ((aim.angle * 180) / Math.PI).toFixed(2);
     }
     el("power").value = String(aim.speed);
-    el("power-value").textContent = aim.speed.toFixed(1);
-    const { side, height } = aim;
-    el("spin-value").textContent =
-      side === 0 && height === 0
-        ? "centre"
-        : `${height > 0 ? "top" : height < 0 ? "screw" : ""} ${Math.abs(height).toFixed(2)}` +
-          ` · ${side > 0 ? "right" : side < 0 ? "left" : ""} ${Math.abs(side).toFixed(2)}`;
+    el("power").setAttribute("aria-valuetext", powerText(aim.speed));
+    el("power-value").textContent = powerText(aim.speed);
+    const label = spinLabel(aim.side, aim.height);
+    el("spin-value").textContent = label;
+    el("spin").setAttribute("aria-valuetext", label);
+    el("spin").setAttribute("aria-valuenow", String(aim.height));
     drawSpin(el("spin"), aim);
   }
 
@@ -203,12 +285,14 @@ export class MatchView {
       select.replaceChildren();
       const auto = document.createElement("option");
       auto.value = "";
-      auto.textContent = "the ball hit first";
+      auto.textContent = t("nominate.auto");
       select.append(auto);
       for (const id of choices) {
         const o = document.createElement("option");
         o.value = id;
-        o.textContent = id.startsWith("red") ? `red (${id})` : id;
+        o.textContent = id.startsWith("red")
+          ? t("nominate.red", { n: id.slice(3) })
+          : ballName(id);
         select.append(o);
       }
     }
@@ -229,60 +313,77 @@ export class MatchView {
     const snap = this.shown;
     const seat = this.client.seat;
     const mine = this.canStrike();
-    el("controls").hidden = !seat;
+    const live = Boolean(snap && snap.status === "live");
+    el("controls").hidden = !seat || !live;
+    el("stroke-controls").hidden = !mine; // the opponent's turn: the stroke's controls wait
     const watching = el("watching");
     watching.hidden = Boolean(seat);
-    if (!seat) watching.textContent = "You are watching. Sign in as a player to play.";
+    if (!seat) watching.textContent = t("watching.text");
     for (const id of ["concede-frame", "concede-match"]) el(id).disabled = !this.canAct();
     root.classList.toggle("finished", Boolean(snap && snap.status === "finished"));
-    el("strike").disabled = !this.ready() || (snap && snap.frame.in_hand && !this.aim.cueBall);
-    for (const id of ["power", "aim-angle", "nominate", "spin-reset"]) el(id).disabled = !mine;
+    const placing = Boolean(snap && snap.frame.in_hand);
+    el("strike").disabled = !this.ready() || (placing && !this.aim.cueBall);
+    const ready = this.ready();
+    for (const id of ["power", "aim-angle", "nominate", "spin-reset", "power-down", "power-up",
+      "aim-left-coarse", "aim-left-fine", "aim-right-fine", "aim-right-coarse"]) {
+      el(id).disabled = !mine;
+    }
+    el("place-cue").hidden = !(ready && placing);
     el("aim-hint").textContent = this.hint(snap, mine);
     root.classList.toggle("my-turn", mine);
-    root.classList.toggle("placing", mine && Boolean(snap && snap.frame.in_hand));
+    root.classList.toggle("placing", mine && placing);
+    for (const b of root.querySelectorAll("[data-step]")) {
+      b.textContent = `${num(b.dataset.step === "fine" ? 0.1 : 1, 1)}°`;
+    }
     this.refreshNomination();
     this.syncAimInputs();
     this.dirty = true;
   }
 
   hint(snap, mine) {
-    if (!snap) return "Connecting…";
-    if (this.client.pending) return "Waiting for the referee…";
-    if (this.playback.anim || this.client.queue.length) return "Balls are moving…";
-    if (snap.status !== "live") return "The match is over.";
+    const touch = this.touch ? "_touch" : "";
+    if (!snap) return t("hint.connecting");
+    if (this.client.pending) return t("hint.waiting");
+    if (this.playback.anim || this.client.queue.length) return t("hint.moving");
+    if (this.hold) return t("hint.between");
+    if (snap.status !== "live") return t("hint.over");
     if (snap.frame.pending) {
       return snap.frame.pending.holder === this.client.seat
-        ? "Your decision."
-        : "Waiting for a decision…";
+        ? t("hint.your_decision")
+        : t("hint.deciding");
     }
-    if (mine && snap.frame.in_hand && !this.aim.cueBall) {
-      return "Ball in hand: click in the D to place the cue ball.";
-    }
-    if (mine && snap.frame.in_hand) {
-      return "Drag on the table to aim (drag the cue ball to move it in the D); ←/→ fine-tune.";
-    }
-    if (mine) return "Your shot: drag to aim, ←/→ to fine-tune (Shift: finer), then Strike.";
-    return `${this.client.players[snap.scoreboard.to_act] || "Your opponent"} is at the table.`;
+    if (mine && snap.frame.in_hand && !this.aim.cueBall) return t(`hint.place${touch}`);
+    if (mine && snap.frame.in_hand) return t(`hint.aim_hand${touch}`);
+    if (mine) return t(`hint.aim${touch}`);
+    const striker = snap.scoreboard.to_act;
+    const info = this.client.presence && this.client.presence.players
+      ? this.client.presence.players[striker] : null;
+    const name = this.client.players[striker] || "";
+    return info && info.arrived && !info.online
+      ? t("hint.away", { name })
+      : t("hint.theirs", { name });
   }
 
-  /** The opponent (or, for spectators, any player) who is away: a banner and maybe a claim. */
+  /** The opponent (or, for spectators, any player) who is away: a panel and maybe a claim. */
   refreshAway() {
     const { seat, players, presence } = this.client;
     const seats = seat ? [seat === "A" ? "B" : "A"] : ["A", "B"];
     const online = (presence && presence.players) || {};
-    const gone = seats.filter((s) => online[s] && !online[s].online);
+    const gone = seats.filter((s) => online[s] && !online[s].online && online[s].arrived);
     if (!gone.length || !this.shown || this.shown.status !== "live" ||
         this.connection !== "open") {
       this.panels.away(null, false);
       return;
     }
-    const names = gone.map((s) => players[s]).join(" and ");
-    let text = `${names} ${gone.length > 1 ? "have" : "has"} left the table`;
+    const names = gone.map((s) => players[s]);
+    let text = gone.length > 1
+      ? t("away.both", { a: names[0], b: names[1] })
+      : t("away.one", { name: names[0] });
     let claim = false;
     if (seat) {
       const from = Date.parse(online[gone[0]].claim_from);
       const left = Math.ceil((from - Date.now()) / 1000);
-      if (left > 0) text += ` — you may claim in ${clock(left)}`;
+      if (left > 0) text += ` — ${t("away.claim_in", { time: clock(left) })}`;
       else claim = true;
     }
     this.panels.away(text, claim);
@@ -291,6 +392,14 @@ export class MatchView {
 
   // --- the canvas ----------------------------------------------------------------------------
   draw() {
+    const snap = this.shown;
+    const zoom = this.settings.get("zoom") ? 2 : 1;
+    // Zoomed, the view follows the cue ball at rest; from hand it looks at the D (not at the
+    // ball being dragged, which would move the table under the finger).
+    const focus = snap && snap.frame.in_hand ? CONSTANTS.table.d_centre : this.cuePosition();
+    if (this.tableView.view(zoom, this.playback.anim ? this.tableView.focus : focus)) {
+      this.dirty = true;
+    }
     if (this.tableView.resize()) this.dirty = true;
     if (!this.dirty) return;
     this.dirty = false;
@@ -300,15 +409,21 @@ export class MatchView {
   overlay() {
     const snap = this.shown;
     const moving = Boolean(this.playback.anim);
+    const marks = this.hold || moving ? null : decisionMarks(snap, this.decision.focus);
     return {
-      under: (ctx) => {
-        if (snap && snap.frame.in_hand && !moving && snap.status === "live" &&
-            !snap.frame.pending) {
+      under: (ctx, v) => {
+        if (marks) drawMarks(ctx, v, marks, snap.frame.balls, "under");
+        else if (snap && snap.frame.in_hand && !moving && snap.status === "live" &&
+            !snap.frame.pending && !this.hold) {
           drawD(ctx);
         }
       },
       over: (ctx, v) => {
-        if (!snap || moving) return;
+        if (!snap || moving || this.hold) return;
+        if (marks) {
+          drawMarks(ctx, v, marks, snap.frame.balls, "over");
+          return;
+        }
         if (this.ready()) {
           const cue = this.cuePosition();
           if (snap.frame.in_hand) drawPlacement(ctx, v, this.aim.hover);
@@ -325,6 +440,7 @@ export class MatchView {
   }
 
   drawnBalls() {
+    if (this.hold) return { ...this.hold.balls };
     const balls = { ...this.playback.balls };
     const snap = this.shown;
     const remote = this.remoteAim;

@@ -78,10 +78,16 @@ def test_claim_a_frame_then_concede_the_match(
         assert [r["winner"] for r in s["results"]] == ["A"]
         expect(page.get_by_test_id("frames-A")).to_have_text("1")
         expect(page.get_by_test_id("frame-number")).to_have_text("Frame 2")
-        expect(page.get_by_test_id("frame-banner")).to_contain_text("Frame 1 to alice, 0–0")
+        claimed = "Frame 1 to alice, 0–0: claimed, bob had left the table"
+        expect(page.get_by_test_id("frame-banner")).to_have_text(claimed)
+        expect(page.get_by_test_id("next-frame")).to_have_text("Frame 2: bob breaks")
+        # The log follows the frame being played; the one that ended is a choice away.
         log = page.get_by_test_id("calls-log")
-        expect(log.locator("li").first).to_have_text("Frame 1 to alice, 0–0 (claimed)")
-        expect(log).to_contain_text("alice claims the frame")
+        expect(log.locator("li")).to_have_text(["Frame 2: bob breaks"])
+        page.get_by_test_id("log-frame").select_option("1")
+        expect(log.locator("li").first).to_contain_text("alice claims the frame")
+        expect(log.locator("li").first).to_contain_text(claimed)
+        page.get_by_test_id("log-frame").select_option("2")
 
     # Alice concedes the match: Bob wins it, though he is not there to see it.
     alice.get_by_test_id("concede-match").click()
@@ -94,9 +100,10 @@ def test_claim_a_frame_then_concede_the_match(
         assert s["status"] == "finished" and s["winner"] == "B", s
         assert s["frames"] == {"A": 1, "B": 1}
         banner = page.get_by_test_id("match-banner")
-        expect(banner).to_have_text("bob wins the match 1–1 (alice conceded)")
+        result = "bob wins the match: alice conceded at 1–1 in frames"
+        expect(banner).to_have_text(result)
         expect(page.get_by_test_id("away-banner")).to_be_hidden()
-        expect(page.get_by_test_id("to-act")).to_have_text("bob wins the match")
+        expect(page.get_by_test_id("to-act")).to_have_text(result)
         expect(page.get_by_test_id("calls-log")).to_contain_text("alice concedes the match")
         assert not page.errors  # type: ignore[attr-defined]
     for button in ("strike", "concede-frame", "concede-match"):

@@ -1,10 +1,11 @@
 """The live match page in real browsers: two players and a spectator follow one match.
 
 Alice places the cue ball in the D and breaks; Bob plays a stroke that touches nothing; Alice
-decides in the dialog; Alice pots a red; the spectator reloads; Bob's socket dies while Alice
-plays and comes back. After every step each page shows what the server stored: the same
-version, scores, ball positions and referee's calls, each stroke exactly once. Screenshots of
-the player's and the spectator's views (1280×800 and 844×390) are written to artifacts/.
+decides in the panel beside the table; Alice pots a red; the spectator reloads; Bob's socket
+dies while Alice plays and comes back. After every step each page shows what the server
+stored: the same version, scores, ball positions and referee's calls, each stroke exactly
+once. Screenshots of the player's and the spectator's views (1280×800 and 844×390) are written
+to artifacts/.
 
 Strokes are aimed through the page (click in the D, arrow keys, the aim field, the power
 slider, the Strike button); the aims are chosen with the rules core in this process so that
@@ -172,7 +173,9 @@ def test_a_match_followed_by_two_players_and_a_spectator(
     expect(spectator.get_by_test_id("watching")).to_be_visible()
     expect(bob.get_by_test_id("strike")).to_be_disabled()
     expect(alice.get_by_test_id("spectators")).to_have_text("1 watching")
-    expect(alice.get_by_test_id("to-act")).to_have_text("alice to play (ball in hand)")
+    expect(alice.get_by_test_id("to-act")).to_have_text("Your turn")
+    expect(spectator.get_by_test_id("to-act")).to_have_text("alice to play")
+    expect(spectator.get_by_test_id("ball-on")).to_have_text("red on · ball in hand")
     # The canvas is drawn for the screen's pixel density.
     dpr = spectator.evaluate(
         "() => { const c = document.querySelector('#table');"
@@ -183,7 +186,7 @@ def test_a_match_followed_by_two_players_and_a_spectator(
     # --- 1. Alice places the cue ball in the D and breaks -----------------------------------
     expect(alice.get_by_test_id("strike")).to_be_disabled()  # nothing placed yet
     click_table(alice, (0.0, -1095.0))  # against the brown: refused
-    expect(alice.get_by_test_id("notice")).to_contain_text("touches brown")
+    expect(alice.get_by_test_id("notice")).to_contain_text("it touches the brown")
     assert state(alice)["aim"]["cue_ball"] is None
     click_table(alice, (100.0, -1170.0))
     cue = state(alice)["aim"]["cue_ball"]
@@ -229,19 +232,20 @@ def test_a_match_followed_by_two_players_and_a_spectator(
     set_angle(bob, found.angle)
     strike(bob)
     settled(pages, 3)
-    for page in pages:  # the referee's voice: a banner with the call
-        expect(page.get_by_test_id("referee-banner")).to_contain_text("FOUL")
+    for page in pages:  # the referee's voice, beside the turn
+        expect(page.get_by_test_id("referee-calls")).to_contain_text("FOUL")
     snap = check_against_server(pages, server)
     options = snap["frame"]["pending"]["options"]
     assert found.ruling.foul and snap["frame"]["pending"]["holder"] == "A"
-    dialog = alice.get_by_test_id("decision-dialog")
+    dialog = alice.get_by_test_id("decision-panel")
     expect(dialog).to_be_visible()
     buttons = dialog.locator("button[data-option]")
     expect(buttons).to_have_count(len(options))
     assert [buttons.nth(i).get_attribute("data-option") for i in range(len(options))] == options
-    for page in (bob, spectator):
-        expect(page.get_by_test_id("decision-dialog")).to_be_hidden()
-        expect(page.get_by_test_id("to-act")).to_have_text("alice is deciding…")
+    for page in (bob, spectator):  # they read the options, and cannot take one
+        expect(page.get_by_test_id("decision-panel")).to_contain_text("alice decides")
+        expect(page.get_by_test_id("decision-panel").locator("button")).to_have_count(0)
+        expect(page.get_by_test_id("to-act")).to_have_text("alice is deciding")
     alice.screenshot(path=str(artifacts / "decision-1280x800.png"))
     alice.set_viewport_size(PHONE)
     for i in range(len(options)):

@@ -3,6 +3,7 @@ import contextlib
 import pytest
 from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 
 from game import process, service
 from tests.game.helpers import Client
@@ -29,6 +30,7 @@ def fresh_process_state():  # type: ignore[no-untyped-def]
     def reset() -> None:
         channel_layers.backends.clear()
         process.reset()
+        cache.clear()  # frames' logs are cached under match ids a later test will reuse
 
     reset()
     yield

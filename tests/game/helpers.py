@@ -68,13 +68,13 @@ class Client:
         return message
 
     async def expect(self, kind: str, timeout: float = 5) -> dict[str, Any]:
-        """The next message of this type (presence, aim, ack and clock messages between are
-        skipped)."""
+        """The next message of this type (presence, aim, ack, clock and log messages between
+        are skipped)."""
         while True:
             message = await self.recv(timeout)
             if message["type"] == kind:
                 return message
-            if message["type"] not in ("presence", "aim", "ack", "clock"):
+            if message["type"] not in ("presence", "aim", "ack", "clock", "log"):
                 raise AssertionError(f"expected {kind}, got {message}")
 
     async def stroke(self, **fields: Any) -> str:

@@ -55,6 +55,7 @@ FIELDS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "concede": {"client_id": client_id, "scope": st.sampled_from(["frame", "match", "set"])},
     "claim": {"client_id": client_id, "scope": st.sampled_from(["frame", "match"])},
     "ping": {"version": version},
+    "log": {"frame": st.integers(-2, 1002)},
 }  # fmt: skip
 assert set(FIELDS) == set(client_in.TYPES)  # every message type is fuzzed
 

@@ -337,7 +337,9 @@ async def test_level_frame_brings_the_toss_for_the_respotted_black(match, player
     assert toss["kind"] == "toss" and toss["seat"] is None
     winner = toss["request"]["winner"]
     frame = toss["snapshot"]["frame"]
-    assert frame["pending"] == {"holder": winner, "options": ["play", "pass"], "offender": None}
+    assert frame["pending"] == {
+        "holder": winner, "options": ["play", "pass"], "offender": None, "restore": None,
+    }  # fmt: skip
     assert frame["scores"] == {"A": 50, "B": 50} and frame["in_hand"]
     assert frame["balls"] == {"black": [0.0, 1460.5]}
     chooser = a if winner == "A" else b

@@ -168,3 +168,13 @@ test("a clock message keeps the deadline of the shot clock that started without 
   assert.deepEqual(client.clock, { version: 1, deadline });
   assert.equal(client.version, 1); // nothing to show: the snapshot stays
 });
+
+describe("the referee's log", () => {
+  test("a frame's log is handed to the page; asking for one sends a request", () => {
+    const log = { type: "log", frame: 2, breaker: "B", entries: [], omitted: 0 };
+    assert.deepEqual(client.receive(log), { log });
+    client.askLog(1);
+    assert.deepEqual(sent, [{ type: "log", frame: 1 }]);
+    assert.equal(client.version, null); // a log changes no version
+  });
+});

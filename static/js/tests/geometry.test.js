@@ -74,3 +74,41 @@ test("six cushion noses, each stopping where a knuckle touches its face", () => 
   const gap = right.map((n) => [n.a[1], n.b[1]]).sort((p, q) => p[0] - q[0]);
   assert.equal(gap[1][0] - gap[0][1], middle.mouth_width);
 });
+
+test("a refused placement outside the D names a ball it would also touch", () => {
+  const balls = { brown: T.spots.brown };
+  // Just over the baulk line, against the brown: both reasons.
+  assert.deepEqual(g.placementRefusal([cx + R, T.baulk_y + 5], balls), {
+    code: "cue_ball_outside_d", ball: "brown",
+  });
+});
+
+test("the default aim: the nearest ball on that a straight line reaches", () => {
+  // The cue ball just off the long axis behind the brown: the blue and the pink stand
+  // between it and the apex red, the nearest red.
+  const cue = [60, -1250];
+  const balls = {
+    white: cue, brown: T.spots.brown, blue: T.spots.blue, pink: T.spots.pink,
+    red1: [0, T.spots.pink[1] + 2 * R + 1], red2: [-R - 0.5, T.spots.pink[1] + 2 * R + 1 + 1.8 * R],
+    red3: [R + 0.5, T.spots.pink[1] + 2 * R + 1 + 1.8 * R],
+  };
+  const on = ["red1", "red2", "red3"];
+  const straight = Math.atan2(balls.red1[1] - cue[1], balls.red1[0] - cue[0]);
+  assert.equal(g.predict(cue, straight, balls).target, "blue"); // full on red1: blocked
+  const aim = g.aimAt(cue, on, balls);
+  assert.ok(aim, "some red can be hit");
+  assert.equal(g.predict(cue, aim.angle, balls).target, aim.target);
+  assert.ok(on.includes(aim.target));
+  // Nothing reachable: no aim.
+  const walled = { white: [0, 0], red1: [0, 400], blue: [0, 100], green: [-60, 100], yellow: [60, 100] };
+  assert.equal(g.clearAngle([0, 0], "red1", { ...walled, pink: [-120, 100], black: [120, 100] }), null);
+});
+
+test("placing from hand by keyboard: a free point in the D with a line to a ball on", () => {
+  const balls = { brown: T.spots.brown, green: T.spots.green, yellow: T.spots.yellow,
+    red1: [0, 900] };
+  const p = g.placeFor(["red1"], balls);
+  assert.ok(p && g.placementRefusal(p, balls) === null);
+  const aim = g.aimAt(p, ["red1"], balls);
+  assert.equal(aim.target, "red1");
+});

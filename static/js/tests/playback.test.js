@@ -85,3 +85,19 @@ test("a new picture stops the stroke moving", () => {
   assert.equal(playback.advance(5000, [], show), null);
   assert.deepEqual(shown, []);
 });
+
+test("each event shown says where the balls were when it was done (a frame's last position)", () => {
+  const finals = [];
+  const keep = (event, before, final) => finals.push([event.version, final]);
+  // A stroke that ends the frame: its snapshot shows the next rack, its end is where it stopped.
+  const ending = { ...stroke(2), snapshot: at(2, { red1: [0, 900] }) };
+  const queue = [ending];
+  playback.advance(0, queue, keep);
+  playback.advance(5000, queue, keep);
+  assert.deepEqual(finals, [[2, { white: [1000, 0], red1: [5, 5] }]]);
+  assert.deepEqual(playback.balls, { red1: [0, 900] });
+  // Shown without its animation (catching up): the shot's resting positions.
+  const quick = { ...stroke(3), shot: { ...SHOT, positions: { white: [1000, 0] } } };
+  playback.advance(6000, [quick, choice(4)], keep);
+  assert.deepEqual(finals[1], [3, { white: [1000, 0] }]);
+});
