@@ -44,6 +44,7 @@ ERRORS: dict[str, Promise] = {
     "bad_nomination": gettext_lazy("That ball cannot be nominated now."),
     "frame_over": gettext_lazy("That frame is already over."),
     "match_over": gettext_lazy("The match is already over."),
+    "no_such_frame": gettext_lazy("That frame has not been played."),
     "not_claimable": gettext_lazy(
         "You cannot claim: your opponent is back, or the grace period has not run out."
     ),
