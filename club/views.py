@@ -7,6 +7,7 @@ announced after commit (`club.process.announce_now`): the parties at once, the l
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import login
@@ -88,20 +89,13 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
     form = ChallengeForm(
         request.POST or None, user=user, initial={"opponent": request.GET.get("opponent", "")}
     )
-    status = 200
     if request.method == "POST" and form.is_valid():
-        try:
-            done = service.challenge(
-                user, form.cleaned_data["opponent"], form.format(form.cleaned_data["rated"])
-            )
-        except ClubError as exc:
-            form.add_error(None, error_text(exc.code))
-            status = _STATUS.get(exc.code, 409)
-        else:
-            announce_now(done.news)
-            assert done.challenge is not None
-            return redirect("challenge", challenge_id=done.challenge.pk)
-    return render(request, "club/challenge_new.html", {"form": form}, status=status)
+        data = form.cleaned_data
+        return _made(
+            request, form, "club/challenge_new.html",
+            lambda: service.challenge(user, data["opponent"], form.format(data["rated"])),
+        )  # fmt: skip
+    return render(request, "club/challenge_new.html", {"form": form})
 
 
 @login_required
@@ -110,18 +104,25 @@ def invite_new(request: HttpRequest) -> HttpResponse:
     """A link for a visitor without an account: a friendly, never rated."""
     user = _member(request)
     form = FormatForm(request.POST or None)
-    status = 200
     if request.method == "POST" and form.is_valid():
-        try:
-            done = service.invite(user, form.format())
-        except ClubError as exc:
-            form.add_error(None, error_text(exc.code))
-            status = _STATUS.get(exc.code, 409)
-        else:
-            announce_now(done.news)
-            assert done.challenge is not None
-            return redirect("challenge", challenge_id=done.challenge.pk)
-    return render(request, "club/invite_new.html", {"form": form}, status=status)
+        fmt = form.format()
+        return _made(request, form, "club/invite_new.html", lambda: service.invite(user, fmt))
+    return render(request, "club/invite_new.html", {"form": form})
+
+
+def _made(
+    request: HttpRequest, form: Any, template: str, make: Callable[[], service.Done]
+) -> HttpResponse:
+    """Make a challenge (or an invitation) from a valid form: to its page, or the form again
+    with the refusal."""
+    try:
+        done = make()
+    except ClubError as exc:
+        form.add_error(None, error_text(exc.code))
+        return render(request, template, {"form": form}, status=_STATUS.get(exc.code, 409))
+    announce_now(done.news)
+    assert done.challenge is not None
+    return redirect("challenge", challenge_id=done.challenge.pk)
 
 
 @require_safe
