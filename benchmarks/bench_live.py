@@ -516,7 +516,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
                 "SECURE_SSL_REDIRECT": "false",
                 # Every client here shares 127.0.0.1: lift the per-address and per-match caps
                 # (bench_strangers.py measures those).
-                "SNOOKER_MAX_SOCKETS_PER_ADDRESS": "100000",
+                "SNOOKER_MAX_SOCKETS_PER_ADDRESS": "100000", "SNOOKER_HANDSHAKE_BURST": "100000",
                 "SNOOKER_MAX_SOCKETS_PER_MATCH": "100000"}  # fmt: skip
         database: ScratchDatabase | None = None
         prefix = f"bench-{uuid.uuid4().hex[:12]}"

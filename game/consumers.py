@@ -7,9 +7,10 @@ version it sent and fills any gap from the database (on a later event, or on the
 ping when this process knows of a newer version).
 
 What a stranger can cost is bounded: sockets per address and per match are capped, `hello`
-is answered once per socket, a spectator's messages touch no database but for a frame's
-referee log (rate-limited per socket, and cached per process), and a socket refused
-for flooding without pause is closed (see docs/security.md).
+is answered once per socket, and from what this process already holds (`TABLES`: one read
+per version for a whole crowd), a spectator's messages touch no database but for a frame's
+referee log (rate-limited per socket, and cached per process), and a socket refused for
+flooding without pause is closed (see docs/security.md).
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ from game.process import (
     GATE,
     HEARTBEATS,
     LATEST,
+    TABLES,
     AimMessage,
     Bucket,
     ClockMessage,
     EventMessage,
     Flood,
+    Greeting,
     PresenceMessage,
     detach,
     group_name,
@@ -177,10 +180,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not self.greeted:
             return
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
-        await database_sync_to_async(service.disconnect)(
-            self.match_id, self.channel_name, self._held
-        )
-        HEARTBEATS.changed(self.match_id)
+        if self._held is not None:  # a spectator's row goes with the next presence flush
+            await database_sync_to_async(service.disconnect)(
+                self.match_id, self.channel_name, self._held
+            )
+            HEARTBEATS.changed(self.match_id)
 
     # --- receiving ----------------------------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -234,33 +238,35 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.greeted = True
         await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
-        started = await database_sync_to_async(service.connect)(
-            self.match_id, self.channel_name, self._held
-        )
-        HEARTBEATS.add(self.channel_name, self.match_id)
-        row, snapshot, turn, missed, story = await database_sync_to_async(self._resync)(
-            message.last_version
-        )
-        await self._welcome(row, None if missed is not None else snapshot, story)
-        for text in missed.texts if missed is not None else ():
-            await self.send(text)
-        if missed is not None and turn.deadline is not None:
+        started = None
+        if self._held is not None:
+            started = await database_sync_to_async(service.connect)(
+                self.match_id, self.channel_name, self._held
+            )
+        HEARTBEATS.add(self.channel_name, self.match_id, seated=self._held is not None)
+        last = message.last_version
+        greeting = TABLES.greeting(self.match_id, last) if self.seat is None else None
+        if greeting is None:
+            greeting = await database_sync_to_async(self._greeting)(last)
+        await self.send(greeting.welcome)
+        for text in greeting.missed if greeting.missed is not None else (greeting.story,):
+            if text is not None:
+                await self.send(text)
+        if greeting.missed is not None and greeting.turn.deadline is not None:
             # The browser's own snapshot may predate the clock's start (no event marks it).
-            clock = server_out.Clock(version=row.version, deadline=turn.deadline)
+            clock = server_out.Clock(version=greeting.version, deadline=greeting.turn.deadline)
             await self.send(clock.text())
-        self._sent(row.version, turn)
+        self._sent(greeting.version, greeting.turn)
         known = HEARTBEATS.presence.get(self.match_id)
         if known is not None:
             await self.send(known.text())  # who is here, without waiting for a broadcast
-        HEARTBEATS.changed(self.match_id)
         if started is not None:
             await start_clock(self.match_id, started)
 
-    def _resync(
-        self, last: int | None
-    ) -> tuple[Match, server_out.Snapshot, service.Turn, service.Missed | None, str | None]:
+    def _greeting(self, last: int | None) -> Greeting:
         """The table now, and either the events after `last` or, when those cannot be sent,
-        the referee's log of the frame being played (which the snapshot alone would lose)."""
+        the snapshot and the referee's log of the frame being played (which the snapshot
+        alone would lose). A spectator's is kept for the next ones (TABLES)."""
         row, snapshot, turn = service.table(self.match_id)
         missed = None
         if last is not None and last <= row.version:
@@ -268,19 +274,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # Events written after the snapshot was read are caught by the version check.
             if missed is not None and missed.version != row.version:
                 missed = None
-        story = service.current_log(row) if missed is None else None
-        return row, snapshot, turn, missed, story
+        players = service.players(row)
 
-    async def _welcome(
-        self, row: Match, snapshot: server_out.Snapshot | None, story: str | None = None
-    ) -> None:
-        """The welcome, and after one with a snapshot the log of the frame it shows."""
-        welcome = server_out.Welcome(
-            match=self.match_id, seat=self.seat, players=service.players(row), snapshot=snapshot
-        )
-        await self.send(welcome.text())
-        if snapshot is not None and story is not None:
-            await self.send(story)
+        def welcome(snapshot: server_out.Snapshot | None) -> str:
+            return server_out.Welcome(
+                match=self.match_id, seat=self.seat, players=players, snapshot=snapshot
+            ).text()
+
+        if missed is not None:
+            return Greeting(row.version, welcome(None), None, tuple(missed.texts), turn)
+        full = Greeting(row.version, welcome(snapshot), service.current_log(row), None, turn)
+        if self.seat is None:
+            TABLES.keep(self.match_id, full, welcome(None))
+        return full
 
     async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -380,12 +386,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         LATEST[self.match_id] = max(version, LATEST.get(self.match_id, 0))
         if version <= self.sent_version:
             return  # already sent (a retry, or we caught up from the database)
+        turn = turn_of(event)
+        TABLES.heard(self.match_id, version, event["text"], turn)
         if version > self.sent_version + 1:
             await self._catch_up()
             if version <= self.sent_version:
                 return
         await self.send(event["text"])
-        self._sent(version, turn_of(event))
+        self._sent(version, turn)
 
     async def match_aim(self, event: AimMessage) -> None:
         if event["sender"] != self.channel_name:
@@ -402,14 +410,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send(clock.text())
 
     async def _catch_up(self) -> None:
-        """Send every stored event this socket has not sent yet (the layer may drop some)."""
-        missed = await database_sync_to_async(service.events_after)(
-            self.match_id, self.sent_version, settings.SNOOKER["RESYNC_EVENTS"]
-        )
+        """Send every stored event this socket has not sent yet (the layer may drop some):
+        from those this process heard, else from the database."""
+        missed = TABLES.after(self.match_id, self.sent_version)
         if missed is None:
-            row, snapshot, turn, _, story = await database_sync_to_async(self._resync)(None)
-            await self._welcome(row, snapshot, story)
-            self._sent(row.version, turn)
+            missed = await database_sync_to_async(service.events_after)(
+                self.match_id, self.sent_version, settings.SNOOKER["RESYNC_EVENTS"]
+            )
+        if missed is None:
+            greeting = await database_sync_to_async(self._greeting)(None)
+            await self.send(greeting.welcome)
+            if greeting.story is not None:
+                await self.send(greeting.story)
+            self._sent(greeting.version, greeting.turn)
             return
         for text in missed.texts:
             await self.send(text)

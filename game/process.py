@@ -7,6 +7,8 @@
 - `GATE`: how many sockets each address and each match holds here, against the caps.
 - `LATEST`: the newest event version known per match, so a ping costs no database read unless
   the socket is behind.
+- `TABLES`: per match, the spectators' welcome at the newest version and the latest events,
+  so a crowd (or a storm of strangers) arriving or catching up costs one read per version.
 - `play`: the players' requests run on a database thread of their own, so that no crowd's
   comings and goings (queued on channels' one shared database thread) delay a stroke.
 
@@ -17,10 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypedDict, TypeVar
 
@@ -28,7 +32,8 @@ from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 from django.utils import timezone
 
 from game import service
@@ -38,14 +43,17 @@ from game.signals import match_changed
 from rules.state import Player
 
 _T = TypeVar("_T")
+_K = TypeVar("_K")
 _PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
 
 
 async def play(work: Callable[..., _T], *args: Any) -> _T:
-    """Run a player's request (or the shot clock's) on the players' own database thread. On
-    SQLite, which takes one writer at a time whatever the threads (and whose shared in-memory
-    test database answers a second thread's write with "table is locked"), on the shared one."""
-    if connection.vendor == "sqlite":
+    """Run a player's request (or the shot clock's) on the players' own database thread, not
+    queued behind a crowd's work on channels' shared one. SQLite's shared in-memory test
+    database answers a second thread's write with "table is locked": there, the shared one
+    (a file waits its turn for the write lock: WAL and IMMEDIATE transactions, settings.py)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if isinstance(db, SQLiteWrapper) and db.is_in_memory_db():
         run = DatabaseSyncToAsync(work)
     else:
         run = DatabaseSyncToAsync(work, thread_sensitive=False, executor=_PLAY)
@@ -96,6 +104,9 @@ async def start_clock(match_id: int, start: service.ClockStart) -> None:
 async def publish(match_id: int, stored: service.Stored) -> None:
     """Send a stored event to every socket of the match, in every process."""
     turn = stored.turn
+    # Known here before any socket hears it: a spectator greeted meanwhile from TABLES must
+    # not be given the version before it (the event may reach the group before the socket).
+    LATEST[match_id] = max(stored.version, LATEST.get(match_id, 0))
     message: EventMessage = {
         "type": "match.event", "version": stored.version, "text": stored.text,
         "deadline": turn.deadline.timestamp() if turn.deadline else None,
@@ -127,22 +138,41 @@ class _Heartbeats:
 
     def __init__(self) -> None:
         self.channels: dict[str, int] = {}  # channel name -> match id
+        self.spectators: set[str] = set()  # channels of the above that hold no seat
+        # Spectators' rows are written with the next presence broadcast, all in one go.
+        self.arrived: dict[str, int] = {}  # not written yet: channel name -> match id
+        self.writing: set[str] = set()  # being written now
+        self.left: set[str] = set()  # written, to be deleted
         self.presence: dict[int, server_out.Presence] = {}  # match id -> last presence sent
         self.dirty: set[int] = set()  # matches whose presence may have changed
         self.flushing: asyncio.Task[None] | None = None
         self.task: asyncio.Task[None] | None = None
 
-    def add(self, channel_name: str, match_id: int) -> None:
+    def add(self, channel_name: str, match_id: int, seated: bool) -> None:
+        """A greeted socket; a spectator's row is written with the next presence flush (a
+        player's was written by `service.connect`: their arrival counts at once)."""
         self.channels[channel_name] = match_id
+        if not seated:
+            self.spectators.add(channel_name)
+            self.arrived[channel_name] = match_id
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self._run())
+        self.changed(match_id)
 
     def discard(self, channel_name: str) -> None:
         match_id = self.channels.pop(channel_name, None)
-        if match_id is not None and match_id not in self.channels.values():
+        if match_id is None:
+            return
+        if channel_name in self.spectators:
+            self.spectators.discard(channel_name)
+            if self.arrived.pop(channel_name, None) is None or channel_name in self.writing:
+                self.left.add(channel_name)  # its row is (or is being) written: delete it
+            self.changed(match_id)
+        if match_id not in self.channels.values():
             CLOCKS.release(match_id)  # the last socket of that match here has gone
             LATEST.pop(match_id, None)
+            TABLES.forget(match_id)
 
     def reset(self) -> None:
         """Forget every socket and stop beating (tests start each from a clean process)."""
@@ -168,7 +198,7 @@ class _Heartbeats:
         self.dirty.clear()
         if not matches:
             return
-        infos = await database_sync_to_async(service.presences)(matches)
+        infos = await self._write(service.presences, matches)
         for match_id, info in zip(matches, infos, strict=True):
             last = self.presence.get(match_id)
             if last == info or (not beat and last is not None and last.players == info.players):
@@ -179,6 +209,26 @@ class _Heartbeats:
             if last is None or last.spectators != info.spectators:
                 match_changed.send(sender=Match, match_id=match_id)  # the number watching
 
+    async def _write(self, then: Callable[[list[_K]], _T], keys: list[_K]) -> _T:
+        """Write the spectators' comings and goings since the last time, then `then(keys)`,
+        in one trip to the database thread."""
+        arrived, left = self.arrived, self.left
+        self.arrived, self.left, self.writing = {}, set(), set(arrived)
+
+        def write() -> _T:
+            service.spectators(arrived, sorted(left))
+            return then(keys)
+
+        try:
+            return await database_sync_to_async(write)()
+        except BaseException:
+            # Not written: keep them for the next time (those gone meanwhile, as gone).
+            self.arrived |= {c: m for c, m in arrived.items() if c in self.spectators}
+            self.left |= left | {c for c in arrived if c not in self.spectators}
+            raise
+        finally:
+            self.writing = set()
+
     async def _run(self) -> None:
         # Half a heartbeat between looks: a dead process's rows are stale 1.5 beats after its
         # last write and seen here within half a beat more, two beats in all.
@@ -186,7 +236,7 @@ class _Heartbeats:
             await asyncio.sleep(settings.SNOOKER["HEARTBEAT"] / 2)
             if not self.channels:
                 break
-            versions = await database_sync_to_async(service.beat)(sorted(self.channels))
+            versions = await self._write(service.beat, sorted(self.channels))
             LATEST.update({m: max(v, LATEST.get(m, 0)) for m, v in versions.items()})
             self.dirty.update(self.channels.values())
             await self._flush(beat=True)
@@ -242,13 +292,17 @@ CLOCKS = _ShotClocks()
 
 # --- admission -----------------------------------------------------------------------------------
 class _Gate:
-    """Sockets held here per address and per match, against the caps; addresses that flooded
-    wait a while. Players are exempt: a crowd must never keep them from their own table."""
+    """Sockets held here per address and per match, against the caps; how fast each address
+    opens new ones; addresses that flooded wait a while, longer each time they come back to
+    flood again. Players are exempt: a crowd must never keep them from their own table."""
 
     def __init__(self) -> None:
         self.addresses: Counter[str] = Counter()
         self.matches: Counter[int] = Counter()
         self.penalised: dict[str, float] = {}  # address -> until when it is turned away
+        self.strikes: dict[str, tuple[int, float]] = {}  # address -> floods, last one's end
+        self.knocks: dict[str, Bucket] = {}  # address -> its strangers' handshakes
+        self.swept = time.monotonic()
 
     def admit(
         self, address: str, match_id: int, seated: bool, cap: int | None = None
@@ -268,6 +322,21 @@ class _Gate:
         self.matches[match_id] += 1
         return None
 
+    def knock(self, address: str) -> bool:
+        """A stranger's handshake from `address`, within the address's rate or not. Each one
+        let in costs a handshake, a consumer and a hello: a storm of them (a crowd of sockets
+        coming back together) would hold up every match on the process."""
+        now = time.monotonic()
+        if now - self.swept > 60:
+            self._sweep(now)
+        bucket = self.knocks.get(address)
+        if bucket is None:
+            conf = settings.SNOOKER
+            bucket = self.knocks[address] = Bucket(
+                conf["HANDSHAKE_BURST"], conf["HANDSHAKE_PER_SECOND"]
+            )
+        return bucket.take()
+
     def turned_away(self, address: str) -> bool:
         until = self.penalised.get(address)
         if until is not None and until <= time.monotonic():
@@ -277,8 +346,27 @@ class _Gate:
 
     def penalise(self, address: str) -> None:
         """A socket from `address` was closed for flooding: its sockets that reconnect at once
-        would cost a handshake and a hello each, so the address waits a while."""
-        self.penalised[address] = time.monotonic() + settings.SNOOKER["FLOOD_PENALTY"]
+        would cost a handshake and a hello each, so the address waits a while: twice as long
+        as last time if it floods again soon after its wait (up to a limit), and a random
+        part longer or shorter, so that addresses caught together do not come back together.
+        Its other sockets flooding meanwhile are the same offence."""
+        if self.turned_away(address):
+            return
+        conf, now = settings.SNOOKER, time.monotonic()
+        strikes, ended = self.strikes.get(address, (0, now))
+        if now - ended > conf["FLOOD_FORGIVE"]:
+            strikes = 0
+        wait = min(conf["FLOOD_PENALTY"] * 2**strikes, conf["FLOOD_PENALTY_MAX"])
+        until = now + wait * _JITTER.uniform(0.8, 1.2)
+        self.penalised[address] = until
+        self.strikes[address] = (strikes + 1, until)
+
+    def _sweep(self, now: float) -> None:
+        """Forget what no longer limits anyone: full buckets, forgiven floods."""
+        self.swept = now
+        self.knocks = {a: b for a, b in self.knocks.items() if not b.full()}
+        forgive = settings.SNOOKER["FLOOD_FORGIVE"]
+        self.strikes = {a: s for a, s in self.strikes.items() if now - s[1] <= forgive}
 
     def leave(self, address: str, match_id: int) -> None:
         self.addresses[address] -= 1
@@ -292,29 +380,128 @@ class _Gate:
         self.__init__()  # type: ignore[misc]
 
 
+_JITTER = random.Random()  # not a secret: only spreads out when penalties end
+
+
 GATE = _Gate()
 
 
 class TurnAway:
-    """ASGI middleware in front of the websocket stack: a handshake from an address that was
-    turned away for flooding, and that carries no session (so cannot be a player's), is
-    refused before sessions, authentication and a consumer are set up for it."""
+    """ASGI middleware in front of the websocket stack: a handshake that carries no session
+    (so cannot be a player's) from an address turned away for flooding, or over its rate of
+    new sockets, is refused before sessions, authentication and a consumer are set up."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "websocket" and GATE.penalised:
+        if scope["type"] == "websocket":
             client = scope.get("client") or ("unknown", 0)
             cookies = dict(scope.get("headers", ())).get(b"cookie", b"")
             member = settings.SESSION_COOKIE_NAME.encode() in cookies
-            if not member and GATE.turned_away(client[0]):
+            if not member and (GATE.turned_away(client[0]) or not GATE.knock(client[0])):
                 await WebsocketDenier()(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
 # The newest event version this process knows of, per match it serves.
 LATEST: dict[int, int] = {}
+
+
+# --- greeting spectators ---------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Greeting:
+    """What a socket is sent on its hello: the welcome (with the snapshot, and after it the
+    frame's referee log; or without, and the events it missed), at `version`, where `turn`
+    holds."""
+
+    version: int
+    welcome: str
+    story: str | None
+    missed: tuple[str, ...] | None
+    turn: service.Turn
+
+
+@dataclass(slots=True)
+class _Table:
+    version: int
+    welcome: str  # a spectator's welcome with the snapshot at `version`
+    bare: str  # ... and without one, for a spectator sent the events it missed instead
+    story: str  # the frame's referee log at `version`
+    turn: service.Turn
+    events: dict[int, tuple[str, service.Turn]] = field(default_factory=dict)  # the latest
+
+
+class _Tables:
+    """Per match served here: the spectators' welcome at the newest version this process
+    knows of (`LATEST`), and the texts of the latest events heard. A spectator's hello, and a
+    socket catching up on events this process heard, need no database: a crowd arriving at
+    one version costs one read, however many strangers it holds."""
+
+    EVENTS_KEPT = 30  # a minute or two of play: what a browser that lost its socket missed
+
+    def __init__(self) -> None:
+        self.tables: dict[int, _Table] = {}
+
+    def keep(self, match_id: int, greeting: Greeting, bare: str) -> None:
+        """A spectator's greeting read from the database (with a snapshot, so in full)."""
+        assert greeting.missed is None and greeting.story is not None
+        table = self.tables.get(match_id)
+        if table is not None and table.version > greeting.version:
+            return  # a newer one was read meanwhile
+        events = table.events if table is not None else {}
+        self.tables[match_id] = _Table(
+            greeting.version, greeting.welcome, bare, greeting.story, greeting.turn, events
+        )
+
+    def heard(self, match_id: int, version: int, text: str, turn: service.Turn) -> None:
+        """An event reached a socket here (every socket calls this: the first keeps it)."""
+        table = self.tables.get(match_id)
+        if table is None or version in table.events:
+            return
+        table.events[version] = (text, turn)
+        if len(table.events) > self.EVENTS_KEPT:
+            del table.events[min(table.events)]
+
+    def greeting(self, match_id: int, last: int | None) -> Greeting | None:
+        """A spectator's greeting without the database, or None: the events after `last` if
+        all of them were heard here, else the snapshot if it is at the newest version known
+        here."""
+        table = self.tables.get(match_id)
+        if table is None:
+            return None
+        if last is not None:
+            missed = self.after(match_id, last)
+            if missed is not None:
+                return Greeting(missed.version, table.bare, None, tuple(missed.texts), missed.turn)
+        if table.version < LATEST.get(match_id, 0):
+            return None
+        return Greeting(table.version, table.welcome, table.story, None, table.turn)
+
+    def after(self, match_id: int, version: int) -> service.Missed | None:
+        """The events after `version` up to the newest known here, if all were heard here."""
+        table = self.tables.get(match_id)
+        newest = LATEST.get(match_id, 0)
+        if table is None or not 0 <= newest - version <= self.EVENTS_KEPT:
+            return None
+        heard = [table.events.get(v) for v in range(version + 1, newest + 1)]
+        if newest in table.events:
+            turn = table.events[newest][1]
+        elif newest == table.version:
+            turn = table.turn
+        else:
+            return None
+        texts = [h[0] for h in heard if h is not None]
+        return service.Missed(texts, newest, turn) if len(texts) == len(heard) else None
+
+    def forget(self, match_id: int) -> None:
+        self.tables.pop(match_id, None)
+
+    def reset(self) -> None:
+        self.tables.clear()
+
+
+TABLES = _Tables()
 
 
 # --- flood control ---------------------------------------------------------------------------
@@ -333,6 +520,9 @@ class Bucket:
             self.tokens -= 1
             return True
         return False
+
+    def full(self) -> bool:
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
 
 
 class Flood:
@@ -381,3 +571,4 @@ def reset() -> None:
     CLOCKS.reset()
     GATE.reset()
     LATEST.clear()
+    TABLES.reset()

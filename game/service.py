@@ -415,17 +415,16 @@ def _stale_before() -> datetime:
     return timezone.now() - timedelta(seconds=settings.SNOOKER["CONNECTION_STALE"])
 
 
-def connect(match_id: int, channel_name: str, seat: Player | None) -> ClockStart | None:
-    """A socket came (with the seat it sits in, or None). A player's first coming is their
-    arrival (at a practice table, both seats'); the second player's arrival starts the shot
-    clock, if the match has one: that start is returned, for the consumer to tell everyone."""
+def connect(match_id: int, channel_name: str, seat: Player) -> ClockStart | None:
+    """A player's socket came. Their first coming is their arrival (at a practice table, both
+    seats'); the second player's arrival starts the shot clock, if the match has one: that
+    start is returned, for the consumer to tell everyone. (Spectators' sockets are written
+    in batches: `spectators`.)"""
     now = timezone.now()
     Connection.objects.update_or_create(
         channel_name=channel_name,
-        defaults={"match_id": match_id, "seat": seat or "", "last_seen": now},
+        defaults={"match_id": match_id, "seat": seat, "last_seen": now},
     )
-    if not seat:
-        return None
     Absence.objects.filter(match_id=match_id, seat=seat).delete()
     with transaction.atomic():
         row = Match.objects.select_for_update().get(pk=match_id)
@@ -443,6 +442,23 @@ def connect(match_id: int, channel_name: str, seat: Player | None) -> ClockStart
             fields.append("deadline")
         row.save(update_fields=fields)
     return ClockStart(row.version, row.deadline) if row.deadline is not None else None
+
+
+def spectators(arrived: dict[str, int], left: list[str]) -> None:
+    """The spectators' sockets that came (channel name -> match id) and went since a process
+    last wrote them, in one transaction: a crowd's comings and goings cost a write or two a
+    beat, not one each."""
+    if not arrived and not left:
+        return
+    now = timezone.now()
+    with transaction.atomic():
+        Connection.objects.bulk_create(
+            [Connection(channel_name=c, match_id=m, seat="", last_seen=now)
+             for c, m in arrived.items()],
+            ignore_conflicts=True,  # written before, by an attempt that failed later
+        )  # fmt: skip
+        for i in range(0, len(left), 500):  # within any database's limit on parameters
+            Connection.objects.filter(channel_name__in=left[i : i + 500]).delete()
 
 
 def beat(channel_names: list[str]) -> dict[int, int]:
@@ -468,9 +484,10 @@ def _live(match_id: int, seat: str) -> QuerySet[Connection]:
     return Connection.objects.filter(match_id=match_id, seat=seat, last_seen__gte=_stale_before())
 
 
-def disconnect(match_id: int, channel_name: str, seat: Player | None) -> None:
+def disconnect(match_id: int, channel_name: str, seat: Player) -> None:
+    """A player's socket went: if it was their last, they are away from now."""
     Connection.objects.filter(channel_name=channel_name).delete()
-    if seat and not _live(match_id, seat).exists():
+    if not _live(match_id, seat).exists():
         Absence.objects.update_or_create(
             match_id=match_id, seat=seat, defaults={"since": timezone.now()}
         )

@@ -189,6 +189,10 @@ class SnookerSettings(TypedDict):
     SPECTATOR_RATE_PER_SECOND: float
     FLOOD_CLOSE_AFTER: float
     FLOOD_PENALTY: float
+    FLOOD_PENALTY_MAX: float
+    FLOOD_FORGIVE: float
+    HANDSHAKE_BURST: int
+    HANDSHAKE_PER_SECOND: float
     FLOOD_BACKLOG: int
     AIM_PER_SECOND: float
     LOG_BURST: int
@@ -219,6 +223,13 @@ SNOOKER: SnookerSettings = {
     # ... and strangers from its address are turned away for this many seconds. So is a
     # socket with more messages waiting to be read than any honest page ever sends at once.
     "FLOOD_PENALTY": 30.0,
+    # Twice as long each time the address floods again within this many seconds of its
+    # wait's end, up to the limit (each wait a fifth longer or shorter, at random).
+    "FLOOD_PENALTY_MAX": 600.0,
+    "FLOOD_FORGIVE": 300.0,
+    # New sockets without a session one address may open: a few at once, then one a second.
+    "HANDSHAKE_BURST": int(os.environ.get("SNOOKER_HANDSHAKE_BURST", "8")),
+    "HANDSHAKE_PER_SECOND": float(os.environ.get("SNOOKER_HANDSHAKE_PER_SECOND", "1")),
     "FLOOD_BACKLOG": 50,
     # The striker's aim is relayed at most this often.
     "AIM_PER_SECOND": 10.0,

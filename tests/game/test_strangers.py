@@ -184,3 +184,107 @@ async def test_a_turned_away_address_is_refused_before_any_consumer(match, monke
     # With a session cookie it may be a player's: the consumer decides (here, a stranger).
     assert not await handshake([(b"cookie", b"sessionid=nothing")])
     assert len(consumers) == 2
+
+
+async def test_an_address_opens_new_sockets_at_a_bounded_rate(match, settings) -> None:
+    """A stranger's handshakes beyond the address's burst are refused before any session or
+    consumer (a crowd of sockets coming back together would hold up the process); another
+    address, and a handshake with a session, are not held back."""
+    from channels.testing import WebsocketCommunicator
+
+    from snooker_site.asgi import application
+
+    settings.SNOOKER = {**settings.SNOOKER, "HANDSHAKE_BURST": 3, "HANDSHAKE_PER_SECOND": 0.01}
+
+    async def handshake(address: str, headers: list[tuple[bytes, bytes]] | None = None) -> bool:
+        async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+            await application({**scope, "client": (address, 40000)}, receive, send)
+
+        ws = WebsocketCommunicator(app, f"/ws/match/{match.pk}/", headers=headers or [])
+        connected, _ = await ws.connect()
+        await ws.disconnect()
+        return connected
+
+    assert [await handshake("10.0.7.1") for _ in range(5)] == [True, True, True, False, False]
+    assert await handshake("10.0.7.2")
+    assert await handshake("10.0.7.1", [(b"cookie", b"sessionid=whoever")])
+
+
+def test_an_address_that_floods_again_waits_longer_each_time(settings, monkeypatch) -> None:
+    from game import process
+
+    settings.SNOOKER = {**settings.SNOOKER, "FLOOD_PENALTY": 30.0, "FLOOD_PENALTY_MAX": 100.0,
+                        "FLOOD_FORGIVE": 300.0}  # fmt: skip
+    now = [1000.0]
+    monkeypatch.setattr(process.time, "monotonic", lambda: now[0])
+    gate = process._Gate()
+    waits = []
+    for _ in range(4):
+        gate.penalise("10.0.8.1")
+        until = gate.penalised["10.0.8.1"]
+        gate.penalise("10.0.8.1")  # its other sockets' floods meanwhile: the same offence
+        assert gate.penalised["10.0.8.1"] == until
+        waits.append(until - now[0])
+        now[0] = until + 1  # back, and flooding again a second after the wait
+        assert not gate.turned_away("10.0.8.1")
+    expected = [30, 60, 100, 100]  # doubled each time, up to the limit, a fifth either way
+    assert all(0.8 * e <= w <= 1.2 * e for w, e in zip(waits, expected, strict=True)), waits
+    now[0] += 301  # clean for longer than FLOOD_FORGIVE: forgiven
+    gate.penalise("10.0.8.1")
+    assert gate.penalised["10.0.8.1"] - now[0] <= 1.2 * 30
+    # Addresses caught together do not all come back together.
+    for i in range(20):
+        gate.penalise(f"10.0.9.{i}")
+    assert len({gate.penalised[f"10.0.9.{i}"] for i in range(20)}) > 1
+
+
+async def test_a_crowd_is_greeted_with_one_read_per_version(match, players, monkeypatch) -> None:
+    """Spectators arriving at one version cost one read of the table; after an event, one
+    more; a spectator that lost its socket is sent the events it missed from memory."""
+    tables, missed = [], []
+    real_table, real_after = service.table, service.events_after
+    monkeypatch.setattr(service, "table", lambda *a: tables.append(a) or real_table(*a))
+    monkeypatch.setattr(service, "events_after", lambda *a: missed.append(a) or real_after(*a))
+    crowd = [Client(match.pk, address=f"10.0.6.{i}") for i in range(10)]
+    for c in crowd:
+        assert (await c.open())["snapshot"]["version"] == 1
+    assert len(tables) == 1
+    alice = Client(match.pk, players[0])
+    await alice.open()  # a player's welcome is read for them (their seat, their view)
+    assert len(tables) == 2
+    await alice.break_off()
+    for c in crowd:
+        assert (await c.expect("event"))["version"] == 2
+    late = [Client(match.pk, address=f"10.0.6.{i}") for i in range(20, 25)]
+    for c in late:
+        assert (await c.open())["snapshot"]["version"] == 2
+    assert len(tables) == 3
+    back = Client(match.pk, address="10.0.6.99")
+    welcome = await back.open(last_version=1)
+    assert welcome["snapshot"] is None
+    back.version = 1
+    assert (await back.expect("event"))["version"] == 2
+    assert missed == [] and len(tables) == 3
+
+
+async def test_spectators_rows_are_written_together(match, players, settings, monkeypatch) -> None:
+    """A crowd's comings and goings are written in a few batches, not a write each, and
+    counted for everyone once written."""
+    settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.2}
+    batches = []
+    real = service.spectators
+    monkeypatch.setattr(service, "spectators", lambda a, g: batches.append((a, g)) or real(a, g))
+    alice = Client(match.pk, players[0])
+    await alice.open()
+    crowd = [Client(match.pk, address=f"10.0.10.{i}") for i in range(15)]
+    await asyncio.gather(*(c.open() for c in crowd))
+    await asyncio.sleep(0.5)
+    count = await database_sync_to_async(service.presence)(match.pk)
+    assert count.spectators == 15
+    await asyncio.gather(*(c.close() for c in crowd[:10]))
+    await asyncio.sleep(0.5)
+    count = await database_sync_to_async(service.presence)(match.pk)
+    assert count.spectators == 5
+    written = [b for b in batches if b != ({}, [])]
+    assert sum(len(a) for a, _ in written) == 15 and sum(len(g) for _, g in written) == 10
+    assert len(written) <= 4, written
