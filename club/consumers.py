@@ -74,7 +74,7 @@ class ClubConsumer(AsyncWebsocketConsumer):
         self.address = client[0]
         # A lobby socket sends a hello and a ping every half minute: a spectator's allowance.
         self.bucket = Bucket(conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
-        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"])
+        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"], conf["FLOOD_CLOSE_REFUSED"])
         await self.accept()
 
     async def disconnect(self, code: int) -> None:

@@ -125,7 +125,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             else (conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
         )
         self.bucket = Bucket(burst, rate)
-        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"])
+        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"], conf["FLOOD_CLOSE_REFUSED"])
         self.aim_bucket = Bucket(1, conf["AIM_PER_SECOND"])
         self.log_bucket = Bucket(conf["LOG_BURST"], conf["LOG_PER_SECOND"])
         await self.accept()
@@ -248,6 +248,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         greeting = TABLES.greeting(self.match_id, last) if self.seat is None else None
         if greeting is None:
             greeting = await database_sync_to_async(self._greeting)(last)
+            if self.seat is None and greeting.missed is None:
+                TABLES.keep(self.match_id, greeting)
         await self.send(greeting.welcome)
         for text in greeting.missed if greeting.missed is not None else (greeting.story,):
             if text is not None:
@@ -266,7 +268,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _greeting(self, last: int | None) -> Greeting:
         """The table now, and either the events after `last` or, when those cannot be sent,
         the snapshot and the referee's log of the frame being played (which the snapshot
-        alone would lose). A spectator's is kept for the next ones (TABLES)."""
+        alone would lose)."""
         row, snapshot, turn = service.table(self.match_id)
         missed = None
         if last is not None and last <= row.version:
@@ -281,12 +283,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 match=self.match_id, seat=self.seat, players=players, snapshot=snapshot
             ).text()
 
+        bare = welcome(None)
         if missed is not None:
-            return Greeting(row.version, welcome(None), None, tuple(missed.texts), turn)
-        full = Greeting(row.version, welcome(snapshot), service.current_log(row), None, turn)
-        if self.seat is None:
-            TABLES.keep(self.match_id, full, welcome(None))
-        return full
+            return Greeting(row.version, bare, bare, None, tuple(missed.texts), turn)
+        story = service.current_log(row)
+        return Greeting(row.version, welcome(snapshot), bare, story, None, turn)
 
     async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -384,10 +385,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def match_event(self, event: EventMessage) -> None:
         version = event["version"]
         LATEST[self.match_id] = max(version, LATEST.get(self.match_id, 0))
-        if version <= self.sent_version:
-            return  # already sent (a retry, or we caught up from the database)
         turn = turn_of(event)
         TABLES.heard(self.match_id, version, event["text"], turn)
+        if version <= self.sent_version:
+            return  # already sent (a retry, or we caught up from the database)
         if version > self.sent_version + 1:
             await self._catch_up()
             if version <= self.sent_version:

@@ -30,7 +30,6 @@ from typing import Any, TypedDict, TypeVar
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
-from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
@@ -41,6 +40,7 @@ from game.models import Match
 from game.protocol import server_out
 from game.signals import match_changed
 from rules.state import Player
+from snooker_site.origins import refuse
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
@@ -144,6 +144,7 @@ class _Heartbeats:
         self.writing: set[str] = set()  # being written now
         self.left: set[str] = set()  # written, to be deleted
         self.presence: dict[int, server_out.Presence] = {}  # match id -> last presence sent
+        self.counted: dict[int, float] = {}  # match id -> when a new count alone was sent
         self.dirty: set[int] = set()  # matches whose presence may have changed
         self.flushing: asyncio.Task[None] | None = None
         self.task: asyncio.Task[None] | None = None
@@ -173,6 +174,7 @@ class _Heartbeats:
             CLOCKS.release(match_id)  # the last socket of that match here has gone
             LATEST.pop(match_id, None)
             TABLES.forget(match_id)
+            self.counted.pop(match_id, None)
 
     def reset(self) -> None:
         """Forget every socket and stop beating (tests start each from a clean process)."""
@@ -192,17 +194,26 @@ class _Heartbeats:
 
     async def _flush(self, beat: bool) -> None:
         """Broadcast the presence that changed: a player's coming or going at once, a new
-        count of spectators only with the heartbeat (a crowd's churn would otherwise cost a
-        message to every socket twice a second)."""
+        count of spectators only with the heartbeat, and then at most once every
+        `SPECTATOR_COUNT_EVERY` seconds. Each broadcast is a message to every socket of the
+        match (a thousand of them take the event loop a tenth of a second): a crowd's churn
+        must not cost that every beat, nor hold up the players' strokes behind it."""
         matches = sorted(self.dirty)
         self.dirty.clear()
         if not matches:
             return
         infos = await self._write(service.presences, matches)
+        now = time.monotonic()
         for match_id, info in zip(matches, infos, strict=True):
             last = self.presence.get(match_id)
-            if last == info or (not beat and last is not None and last.players == info.players):
+            if last == info:
                 continue
+            if last is not None and last.players == info.players:
+                counted = self.counted.get(match_id)
+                every = settings.SNOOKER["SPECTATOR_COUNT_EVERY"]
+                if not beat or (counted is not None and now - counted < every):
+                    continue
+                self.counted[match_id] = now
             self.presence[match_id] = info
             message: PresenceMessage = {"type": "match.presence", "text": info.text()}
             await _layer().group_send(group_name(match_id), dict(message))
@@ -241,6 +252,7 @@ class _Heartbeats:
             self.dirty.update(self.channels.values())
             await self._flush(beat=True)
         self.presence.clear()
+        self.counted.clear()
 
 
 HEARTBEATS = _Heartbeats()
@@ -400,7 +412,7 @@ class TurnAway:
             cookies = dict(scope.get("headers", ())).get(b"cookie", b"")
             member = settings.SESSION_COOKIE_NAME.encode() in cookies
             if not member and (GATE.turned_away(client[0]) or not GATE.knock(client[0])):
-                await WebsocketDenier()(scope, receive, send)
+                await refuse(receive, send)
                 return
         await self.app(scope, receive, send)
 
@@ -417,6 +429,7 @@ class Greeting:
 
     version: int
     welcome: str
+    bare: str  # the welcome without a snapshot
     story: str | None
     missed: tuple[str, ...] | None
     turn: service.Turn
@@ -443,7 +456,7 @@ class _Tables:
     def __init__(self) -> None:
         self.tables: dict[int, _Table] = {}
 
-    def keep(self, match_id: int, greeting: Greeting, bare: str) -> None:
+    def keep(self, match_id: int, greeting: Greeting) -> None:
         """A spectator's greeting read from the database (with a snapshot, so in full)."""
         assert greeting.missed is None and greeting.story is not None
         table = self.tables.get(match_id)
@@ -451,8 +464,9 @@ class _Tables:
             return  # a newer one was read meanwhile
         events = table.events if table is not None else {}
         self.tables[match_id] = _Table(
-            greeting.version, greeting.welcome, bare, greeting.story, greeting.turn, events
-        )
+            greeting.version, greeting.welcome, greeting.bare, greeting.story, greeting.turn,
+            events,
+        )  # fmt: skip
 
     def heard(self, match_id: int, version: int, text: str, turn: service.Turn) -> None:
         """An event reached a socket here (every socket calls this: the first keeps it)."""
@@ -473,10 +487,11 @@ class _Tables:
         if last is not None:
             missed = self.after(match_id, last)
             if missed is not None:
-                return Greeting(missed.version, table.bare, None, tuple(missed.texts), missed.turn)
-        if table.version < LATEST.get(match_id, 0):
-            return None
-        return Greeting(table.version, table.welcome, table.story, None, table.turn)
+                texts = tuple(missed.texts)
+                return Greeting(missed.version, table.bare, table.bare, None, texts, missed.turn)
+        if table.version < max(LATEST.get(match_id, 0), last or 0):
+            return None  # not the newest (the browser's own may be newer: another process's)
+        return Greeting(table.version, table.welcome, table.bare, table.story, None, table.turn)
 
     def after(self, match_id: int, version: int) -> service.Missed | None:
         """The events after `version` up to the newest known here, if all were heard here."""
@@ -528,22 +543,26 @@ class Bucket:
 class Flood:
     """A run of refused messages with no pause as long as `gap` between them. A run that
     lasts `limit` seconds is a flood, at whatever rate it comes (a sender just over the rate
-    is refused about once a second; one far over it, all the time)."""
+    is refused about once a second; one far over it, all the time); so is a run of `most`
+    refusals, however short: a socket far over the rate is closed at once, not after seconds
+    of messages that each cost a read and a dispatch."""
 
-    def __init__(self, limit: float, gap: float = 2.0) -> None:
-        self.limit, self.gap = limit, gap
+    def __init__(self, limit: float, most: int, gap: float = 2.0) -> None:
+        self.limit, self.most, self.gap = limit, most, gap
         self.started: float | None = None
         self.last = 0.0
+        self.count = 0
 
     def refused(self) -> tuple[bool, bool]:
         """Count a refusal: (the first of a run, the run is a flood)."""
         now = time.monotonic()
         first = self.started is None or now - self.last > self.gap
         if first:
-            self.started = now
+            self.started, self.count = now, 0
         self.last = now
+        self.count += 1
         assert self.started is not None
-        return first, now - self.started >= self.limit
+        return first, now - self.started >= self.limit or self.count >= self.most
 
 
 # Tasks that outlive their consumer (its clean-up after it was cancelled), kept from the

@@ -35,6 +35,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from psycopg.errors import DeadlockDetected
 
 from club import service as club_service
 from club.lobby import is_guest
@@ -379,32 +380,45 @@ def settle_due(now: datetime | None = None, limit: int = 100) -> Settled:
     return Settled(tuple(settled), tuple(rated), News(tuple(challenges)))
 
 
+DEADLOCK_RETRIES = 3
+
+
 def _busy(call: Any, *args: Any) -> bool:
-    """Run one settlement; a database busy elsewhere (SQLite's lock) is left for the next
-    pass."""
-    try:
-        return bool(call(*args))
-    except OperationalError:
-        log.warning("ladder: %s%s left for the next pass (the database is busy)", call, args)
-        return False
+    """Run one settlement. Two processes settling two challenges of one ladder at once can
+    deadlock in PostgreSQL (the loser is rolled back): it is tried again at once, a few
+    times. A database busy elsewhere (SQLite's lock) is left for the next pass."""
+    for attempt in range(DEADLOCK_RETRIES + 1):
+        try:
+            return bool(call(*args))
+        except OperationalError as exc:
+            if isinstance(exc.__cause__, DeadlockDetected) and attempt < DEADLOCK_RETRIES:
+                continue
+            log.warning("ladder: %s%s left for the next pass (%s)", call, args, exc)
+            return False
+    raise AssertionError("unreachable")
 
 
 def _settle_unanswered(pk: int, challenge_id: int, now: datetime) -> bool:
     def run() -> bool:
         with transaction.atomic():
+            # The club's row first, as its answer takes them: whoever holds it settles it.
+            # (Skipping each of the two rows when locked would let two processes take one
+            # each, and both give up.)
             club_row = (
                 Challenge.objects.select_for_update(skip_locked=True)
                 .filter(pk=challenge_id)
                 .first()
             )
+            if club_row is None:
+                return False  # being answered or settled elsewhere right now
             row = (
-                LadderChallenge.objects.select_for_update(skip_locked=True, of=("self",))
+                LadderChallenge.objects.select_for_update(of=("self",))
                 .select_related("ladder")
                 .filter(pk=pk, status=LadderChallenge.Status.WAITING, answer_by__lte=now)
                 .first()
             )
-            if club_row is None or row is None:
-                return False  # being answered or settled elsewhere right now
+            if row is None:
+                return False  # settled already
             if club_row.status not in (Status.OPEN, Status.EXPIRED):
                 return False  # answered in time: its answer settles it
             Challenge.objects.filter(pk=challenge_id, status=Status.OPEN).update(
@@ -420,15 +434,18 @@ def _settle_unanswered(pk: int, challenge_id: int, now: datetime) -> bool:
 def _settle_accepted(pk: int, match_id: int, now: datetime) -> bool:
     def run() -> bool:
         with transaction.atomic():
+            # The match's row first, as its last stroke takes them (`on_match_finished`).
             match = Match.objects.select_for_update(skip_locked=True).filter(pk=match_id).first()
+            if match is None:
+                return False  # the match is being played this instant, or settled elsewhere
             row = (
-                LadderChallenge.objects.select_for_update(skip_locked=True, of=("self",))
+                LadderChallenge.objects.select_for_update(of=("self",))
                 .select_related("ladder")
                 .filter(pk=pk, status=LadderChallenge.Status.ACCEPTED)
                 .first()
             )
-            if match is None or row is None:
-                return False  # the match is being played this instant, or settled elsewhere
+            if row is None:
+                return False  # settled already
             if match.status == Match.Status.FINISHED:
                 _settle(row, Outcome.PLAYED, _winner_id(match), now, match=match)
                 rate(match, now, ladder_id=row.ladder_id)

@@ -40,9 +40,13 @@ from ladder.jobs import start_with_the_server  # noqa: E402
 start_with_the_server()
 
 # The collector, tuned for a server: everything loaded at start-up is frozen out of its
-# scans, and young collections run every 50,000 allocations instead of 700. With the
-# defaults, full collections over a thousand sockets' objects stalled the event loop for
-# tens of milliseconds and set the p99 of stroke broadcasts (docs/performance.md: 163 ms
-# before, 43 ms after, at the same memory).
+# scans, the young generation is collected every 2,000 allocations instead of 700, and the
+# older ones far less often than by default. With the defaults, full collections over a
+# thousand sockets' objects stalled the event loop for tens of milliseconds. But every
+# connection, even one refused at the handshake, leaves about forty objects in reference
+# cycles (Twisted's channel and request, daphne's and autobahn's protocol): at 50,000
+# allocations, a storm of strangers' handshakes piled up tens of thousands of them between
+# collections, 30-50 ms to free each time and 200 ms at the next generation. Figures in
+# docs/performance.md ("Live play" and "Strangers").
 gc.freeze()
-gc.set_threshold(50_000, 20, 100)
+gc.set_threshold(2_000, 50, 100)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
@@ -43,6 +42,14 @@ def handshake_allowed(host: str | None, origin: str | None) -> bool:
     )
 
 
+async def refuse(receive: Any, send: Any) -> None:
+    """Refuse a websocket handshake (daphne answers 403) with no consumer set up for it:
+    channels' `WebsocketDenier` is one, with a task, a channel and a hop to the database
+    thread per message, and a storm of refused handshakes is what an attacker sends."""
+    await receive()  # websocket.connect
+    await send({"type": "websocket.close"})
+
+
 class SameOriginWebsockets:
     """ASGI middleware: refuse a websocket handshake from a foreign page or for a foreign host."""
 
@@ -57,6 +64,6 @@ class SameOriginWebsockets:
                 host.decode("latin-1") if host is not None else None,
                 origin.decode("latin-1") if origin is not None else None,
             ):
-                await WebsocketDenier()(scope, receive, send)
+                await refuse(receive, send)
                 return
         await self.app(scope, receive, send)

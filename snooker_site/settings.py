@@ -183,11 +183,13 @@ class SnookerSettings(TypedDict):
     HEARTBEAT: float
     CONNECTION_STALE: float
     PRESENCE_COALESCE: float
+    SPECTATOR_COUNT_EVERY: float
     RATE_BURST: int
     RATE_PER_SECOND: float
     SPECTATOR_RATE_BURST: int
     SPECTATOR_RATE_PER_SECOND: float
     FLOOD_CLOSE_AFTER: float
+    FLOOD_CLOSE_REFUSED: int
     FLOOD_PENALTY: float
     FLOOD_PENALTY_MAX: float
     FLOOD_FORGIVE: float
@@ -210,8 +212,10 @@ SNOOKER: SnookerSettings = {
     # as gone (a dead process's): 1.5 beats, so presence converges within two beats.
     "HEARTBEAT": _HEARTBEAT,
     "CONNECTION_STALE": float(os.environ.get("SNOOKER_CONNECTION_STALE", 1.5 * _HEARTBEAT)),
-    # Comings and goings within this many seconds make one presence broadcast.
+    # Comings and goings within this many seconds make one presence broadcast; a new count
+    # of spectators alone goes out with the heartbeat, at most this often.
     "PRESENCE_COALESCE": float(os.environ.get("SNOOKER_PRESENCE_COALESCE", "0.5")),
+    "SPECTATOR_COUNT_EVERY": float(os.environ.get("SNOOKER_SPECTATOR_COUNT_EVERY", "30")),
     # Flood control per socket: a bucket of messages refilled at a steady rate; a socket
     # refused without pause for this many seconds is closed (the match goes on).
     "RATE_BURST": 40,
@@ -220,6 +224,8 @@ SNOOKER: SnookerSettings = {
     "SPECTATOR_RATE_BURST": 10,
     "SPECTATOR_RATE_PER_SECOND": 2.0,
     "FLOOD_CLOSE_AFTER": 3.0,
+    # ... or as soon as this many in a row are refused (a sender far over the rate).
+    "FLOOD_CLOSE_REFUSED": 30,
     # ... and strangers from its address are turned away for this many seconds. So is a
     # socket with more messages waiting to be read than any honest page ever sends at once.
     "FLOOD_PENALTY": 30.0,

@@ -288,3 +288,60 @@ async def test_spectators_rows_are_written_together(match, players, settings, mo
     written = [b for b in batches if b != ({}, [])]
     assert sum(len(a) for a, _ in written) == 15 and sum(len(g) for _, g in written) == 10
     assert len(written) <= 4, written
+
+
+async def test_a_crowds_churn_is_counted_at_most_so_often(match, players, settings) -> None:
+    """A new count of spectators alone costs a message to every socket: under churn it goes
+    out at most once every SPECTATOR_COUNT_EVERY seconds, and the newest count gets there."""
+    settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.05, "HEARTBEAT": 0.4,
+                        "SPECTATOR_COUNT_EVERY": 4.0}  # fmt: skip
+    alice = Client(match.pk, players[0])
+    await alice.open()
+    await alice.expect("presence", timeout=2)
+    crowd = []
+    for i in range(6):  # one more every 0.3 s: a new count at every beat
+        crowd.append(Client(match.pk, address=f"10.0.11.{i}"))
+        await crowd[-1].open()
+        await asyncio.sleep(0.3)
+    while not alice.ws.output_queue.empty():  # (a timeout would end the communicator)
+        await alice.recv()
+    counts = [m["spectators"] for m in alice.seen if m["type"] == "presence"][1:]
+    assert len(counts) == 1 and counts[0] < 6, counts
+    last = await alice.expect("presence", timeout=5)
+    assert last["spectators"] == 6
+
+
+async def test_a_socket_far_over_the_rate_is_closed_at_once(match, settings) -> None:
+    """A run of FLOOD_CLOSE_REFUSED refusals closes the socket without waiting for
+    FLOOD_CLOSE_AFTER seconds: each message of a fast flood costs a read and a dispatch."""
+    settings.SNOOKER = {**settings.SNOOKER, "SPECTATOR_RATE_BURST": 2,
+                        "SPECTATOR_RATE_PER_SECOND": 0.01, "FLOOD_CLOSE_AFTER": 60.0,
+                        "FLOOD_CLOSE_REFUSED": 5}  # fmt: skip
+    s = Client(match.pk, address="10.0.12.1")
+    await s.open()
+    for _ in range(9):  # a ping and 8 more: 2 answered (the burst less the hello), 5 refused
+        await s.ws.send_input({"type": "websocket.receive", "text": '{"type":"ping","version":0}'})
+    out = await s.ws.receive_output(timeout=2)
+    while out["type"] != "websocket.close":
+        out = await s.ws.receive_output(timeout=2)
+    assert out["code"] == 4008
+
+
+def test_a_process_greets_from_memory_only_what_it_knows_to_be_newest() -> None:
+    from game import process
+
+    tables = process._Tables()
+    turn = service.NO_TURN
+    process.LATEST[7] = 5
+    tables.keep(7, process.Greeting(5, "welcome@5", "bare", "log@5", None, turn))
+    assert tables.greeting(7, None).welcome == "welcome@5"  # type: ignore[union-attr]
+    assert tables.greeting(7, 5).missed == ()  # type: ignore[union-attr]  # up to date
+    for version in (6, 8):  # 7 never reached this process
+        tables.heard(7, version, f"event@{version}", turn)
+        process.LATEST[7] = version
+    assert tables.greeting(7, 5) is None  # a gap: the database, not a hole in the story
+    assert tables.after(7, 7) == service.Missed(["event@8"], 8, turn)
+    assert tables.greeting(7, None) is None  # its snapshot is older than what it heard
+    process.LATEST[7] = 5
+    assert tables.greeting(7, 9) is None  # the browser's own is newer: another process's
+    process.LATEST.pop(7)
