@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from typing import Any, TypedDict
 
 from channels.db import database_sync_to_async
@@ -72,7 +73,11 @@ class _Lobby:
         loop = asyncio.get_running_loop()
         if self.flushing is None or self.flushing.done() or self.flushing.get_loop() is not loop:
             wait = self.last + settings.CLUB["LOBBY_COALESCE"] - loop.time()
-            self.flushing = loop.create_task(self._flush_after(max(0.0, wait)))
+            # In a context of its own: noted from a view (`announce_now`), the task would
+            # inherit the view's executor for database work, gone once the view returns.
+            self.flushing = loop.create_task(
+                self._flush_after(max(0.0, wait)), context=contextvars.Context()
+            )
 
     async def _flush_after(self, wait: float) -> None:
         await asyncio.sleep(wait)

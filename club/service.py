@@ -33,6 +33,7 @@ from club.lobby import Visitor, is_guest
 from club.models import Challenge, Guest
 from club.signals import challenge_answered
 from game import service as game_service
+from game.accounts import lookalike_of, mixes_lookalike_scripts
 from game.models import Match
 from rules import challenges as rules
 from rules.challenges import Answer, Format, Kind, Party, Status
@@ -329,6 +330,13 @@ def clean_guest_name(name: str) -> str:
     name = " ".join(unicodedata.normalize("NFKC", name).split())
     if not GUEST_NAME.match(name) or "_" in name:
         raise ClubError("bad_name", "a name of 1 to 20 letters, digits, spaces, . ' or -")
+    # "(guest)" marks the name at the table, but a lobby row or a result quotes it short:
+    # no guest may be called, or look like, a member.
+    members = get_user_model().objects.filter(guest__isnull=True)
+    if mixes_lookalike_scripts(name) or lookalike_of(
+        name, list(members.values_list("username", flat=True))
+    ):
+        raise ClubError("member_name", "a member is called (or looks like) that")
     return name
 
 

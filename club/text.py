@@ -86,6 +86,9 @@ ERRORS: dict[str, Promise] = {
     "bad_name": gettext_lazy(
         "A name of 1 to 20 letters, digits, spaces, dots, apostrophes or hyphens."
     ),
+    "member_name": gettext_lazy(
+        "A member of the club has this name, or one like it; pick another."
+    ),
     "practice": gettext_lazy("Play a practice table again from the practice page."),
     "match_not_over": gettext_lazy("A rematch can be offered once the match is over."),
     "not_a_player": gettext_lazy("Only the two players can do that."),

@@ -32,8 +32,8 @@ from rules.challenges import Kind, Status
 
 # The HTTP status of each refusal (anything else: 409, the challenge is not in that state).
 _STATUS = {"not_found": 404, "rate_limited": 429, "too_many_waiting": 429, "bad_name": 400,
-           "members_only": 403, "not_for_you": 403, "not_yours": 403, "not_a_player": 403,
-           "expired": 410, "answered": 410}  # fmt: skip
+           "member_name": 400, "members_only": 403, "not_for_you": 403, "not_yours": 403,
+           "not_a_player": 403, "expired": 410, "answered": 410}  # fmt: skip
 
 
 def _member(request: HttpRequest) -> User:
@@ -219,7 +219,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         except ClubError as exc:
             announce_now(exc.news)
             status = _STATUS.get(exc.code, 409)
-            if form is not None and exc.code == "bad_name":
+            if form is not None and exc.code in ("bad_name", "member_name"):
                 form.add_error("name", error_text(exc.code))
                 return render(request, "club/invitation.html", context, status=status)
             context |= {"used": status == 410, "error": error_text(exc.code)}

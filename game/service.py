@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from game.models import Absence, Connection, Match, MatchEvent
 from game.protocol import client_in, server_out
+from game.protocol.constants import FRAME_HOLD
 from game.signals import match_finished
 from members.figures import record_finished
 from rules import commands
@@ -220,14 +221,23 @@ def requested_log(match_id: int, number: int) -> str:
 
 
 # --- writing ---------------------------------------------------------------------------------
-def _deadline(row: Match, state: MatchState) -> datetime | None:
+def _deadline(row: Match, state: MatchState, still_in: float = 0.0) -> datetime | None:
     """When the striker's time runs out, if the match has a shot clock, both players have come
-    to the table (the clock starts only then) and a stroke is due."""
+    to the table (the clock starts only then) and a stroke is due. The time starts when the
+    table is still: `still_in` seconds from now (the last stroke's balls rolling, a finished
+    frame's last position held before the next rack), which the striker cannot use."""
     if row.shot_clock is None or row.arrived_a is None or row.arrived_b is None:
         return None
     if not _stroke_due(state):
         return None
-    return timezone.now() + timedelta(seconds=row.shot_clock)
+    return timezone.now() + timedelta(seconds=still_in + row.shot_clock)
+
+
+def _still_in(outcome: Outcome, state: MatchState) -> float:
+    """Seconds until the table is still after `outcome`, as every browser shows it."""
+    rolling = outcome.shot.duration if outcome.shot is not None else 0.0
+    held = FRAME_HOLD if outcome.frame_end is not None and not state.over else 0.0
+    return rolling + held
 
 
 def create_match(
@@ -288,7 +298,7 @@ def _store(
     row.version = seen + 1
     row.state = match_to_json(state)
     row.status = Match.Status.FINISHED if state.over else Match.Status.LIVE
-    row.deadline = _deadline(row, state)
+    row.deadline = _deadline(row, state, _still_in(outcome, state))
     updated = Match.objects.filter(pk=row.pk, version=seen).update(
         version=row.version, state=row.state, status=row.status, deadline=row.deadline
     )

@@ -15,6 +15,10 @@ from game.protocol.client_in import MAX_SPEED, MISCUE_LIMIT
 from rules import table
 from rules.physics import constants as physics
 
+# Seconds a finished frame's last position stays on the table before the next frame is
+# racked (the page shows its result beside it). The breaker's shot clock starts after it.
+FRAME_HOLD: Final = 4.0
+
 # The slowest stroke the page's power slider offers, in m/s. Not a rule: the protocol takes
 # any speed above 0; below this a stroke barely moves the cue ball.
 SLIDER_MIN_SPEED: Final = 0.3
@@ -30,6 +34,7 @@ def page_constants() -> dict[str, Any]:
     return {
         "protocol": PROTOCOL_VERSION,
         "close_codes": {"not_found": CLOSE_NOT_FOUND, "flood": CLOSE_FLOOD, "full": CLOSE_FULL},
+        "frame_hold": FRAME_HOLD,
         "table": {
             "half_width": table.HALF_WIDTH,
             "half_length": table.HALF_LENGTH,

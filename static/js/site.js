@@ -18,3 +18,16 @@ if (page && page.me) {
   socket.open();
   window.clubNotices = () => notices.snapshot();
 }
+
+// A challenge's own page shows the state the server rendered: when a notice says it changed
+// (declined, withdrawn, expired, taken by someone else), the page is rendered again. (Its
+// challenger goes to the table on an acceptance: notices.js.)
+const shown = document.querySelector('[data-testid="challenge-page"]');
+if (shown) {
+  document.addEventListener("club:notice", (e) => {
+    const row = e.detail;
+    if (String(row.id) !== shown.dataset.challenge || row.status === shown.dataset.status) return;
+    if (row.status === "accepted" && shown.dataset.role === "challenger") return;
+    location.reload();
+  });
+}

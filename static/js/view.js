@@ -13,8 +13,9 @@ import { soundsOf } from "./sound.js";
 import { ballName, frameResult, matchResult, refereeCalls, spinLabel } from "./story.js";
 
 // How long the end of a frame stays on the table before the next rack (ms of real time;
-// the playback rate of the tests shortens it as it shortens strokes).
-const HOLD_MS = 4000;
+// the playback rate of the tests shortens it as it shortens strokes): the server's figure,
+// which also starts the breaker's shot clock after it.
+const HOLD_MS = CONSTANTS.frame_hold * 1000;
 
 export class MatchView {
   constructor(parts) {
@@ -113,6 +114,7 @@ export class MatchView {
   endHold() {
     this.hold = null;
     this.el("rack-now").hidden = true;
+    this.panels.calls([]); // the last frame's calls ("FRAME OVER") go with its position
     this.dirty = true;
     this.refresh();
   }

@@ -153,6 +153,23 @@ def test_a_challenge_from_the_lobby_to_the_table_and_a_rematch(
         context.close()
 
 
+def test_a_challengers_page_shows_the_answer_at_once(browser: Any, server: Server) -> None:
+    contexts = {name: browser.new_context(viewport=DESKTOP) for name in ("alice", "carol")}
+    for name, context in contexts.items():
+        login(context, server, name)
+    carol = lobby(contexts["carol"], server)
+    alice = new_page(contexts["alice"])
+    alice.goto(f"{server.url}/challenges/new/?opponent=carol")
+    alice.get_by_test_id("send-challenge").click()
+    expect(alice.get_by_test_id("waiting")).to_be_visible()
+    alice.wait_for_function("() => document.body.dataset.notices === 'open'")
+    row = carol.get_by_test_id("incoming").get_by_test_id("challenge-row")
+    row.get_by_test_id("decline").click()
+    expect(alice.get_by_test_id("challenge-status")).to_have_text("Declined.")
+    expect(alice.get_by_test_id("withdraw")).to_have_count(0)
+    assert alice.errors == []  # type: ignore[attr-defined]
+
+
 def test_a_guest_joins_through_an_invitation_link_once(browser: Any, server: Server) -> None:
     host = browser.new_context(viewport=DESKTOP)
     login(host, server, "alice")

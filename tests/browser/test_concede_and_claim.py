@@ -100,7 +100,7 @@ def test_claim_a_frame_then_concede_the_match(
         assert s["status"] == "finished" and s["winner"] == "B", s
         assert s["frames"] == {"A": 1, "B": 1}
         banner = page.get_by_test_id("match-banner")
-        result = "bob wins the match: alice conceded at 1–1 in frames"
+        result = "bob wins the match, alice conceded: 1–1 in frames"
         expect(banner).to_have_text(result)
         expect(page.get_by_test_id("away-banner")).to_be_hidden()
         expect(page.get_by_test_id("to-act")).to_have_text(result)

@@ -209,6 +209,9 @@ def test_guest_names(members) -> None:
     assert service.clean_guest_name("Алиса") == "Алиса"
     for bad in ("", " ", "x" * 21, "a_b", "<script>", "a/b", "-dash", "(guest)"):
         assert refused(lambda b=bad: service.clean_guest_name(b)) == "bad_name"
+    # A member's name, or one that looks like it, is a member's: not a guest's.
+    for taken in ("alice", "ALICE", "\u0430lice", "a\u04cfice"):
+        assert refused(lambda t=taken: service.clean_guest_name(t)) == "member_name", taken
     alice = members[0]
     first = service.accept_invitation(
         service.invitation_token(service.invite(alice, BO3).challenge), None, "Gina"

@@ -5,6 +5,7 @@ sweep of expired challenges, and the same protections as the match socket."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import timedelta
 
 import pytest
@@ -280,3 +281,27 @@ async def test_a_foreign_page_cannot_open_the_lobby_or_notices(members) -> None:
         connected, code = await own.connect()
         assert connected is (path == "/ws/lobby/") and (connected or code == 4401)
         await own.disconnect()
+
+
+async def test_a_views_announcement_reaches_the_lobby_after_the_view_returned(
+    members, settings
+) -> None:
+    """A view announces through `announce_now` (async_to_sync from its thread); the lobby's
+    coalesced update is read after the view has returned, on the server's own terms (it
+    once inherited the view's executor, gone by then: the update was lost)."""
+    from asgiref.sync import sync_to_async
+
+    from club.process import announce_now
+
+    alice, bob, _ = members
+    fast(settings, LOBBY_COALESCE=0.3)
+    first, second = [
+        await database_sync_to_async(game_service.create_match)(alice, bob, 1) for _ in range(2)
+    ]
+    lobby = LobbyClient()
+    await lobby.open()
+    LOBBY.note(matches=(first.pk,))
+    await lobby.ws.receive_from(timeout=2)  # the next update waits for the interval
+    await sync_to_async(announce_now)(service.News(matches=(second.pk,)))
+    update = json.loads(await lobby.ws.receive_from(timeout=2))
+    assert [m["id"] for m in update["matches"]] == [second.pk]

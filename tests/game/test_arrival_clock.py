@@ -103,3 +103,32 @@ async def test_a_practice_table_through_the_consumer(players) -> None:
     assert (await watcher.expect("error"))["code"] == "not_a_player"
     await alice.send({"type": "claim", "client_id": "self", "scope": "match"})
     assert (await alice.expect("error"))["code"] == "not_claimable"
+
+
+async def test_the_shot_clock_starts_when_the_table_is_still(players) -> None:
+    """The time the balls of the last stroke take to stop (and, after a frame, the moment its
+    last position is held before the next rack) is not the next striker's to use."""
+    from datetime import datetime
+
+    from game.protocol.constants import FRAME_HOLD
+
+    m = await _match(players, shot_clock=30)
+    alice, bob = Client(m.pk, players[0]), Client(m.pk, players[1])
+    await alice.open()
+    await bob.open()
+    await alice.break_off()
+    event = await alice.expect("event")
+    stored = datetime.fromisoformat(event["snapshot"]["shot_clock"]["deadline"])
+    sent = (await _row(m.pk)).deadline
+    assert sent == stored
+    rolling = event["shot"]["duration"]
+    assert rolling > 3  # a break: the balls run for seconds
+    left = (stored - datetime.now(stored.tzinfo)).total_seconds()
+    assert rolling + 30 - 2 < left <= rolling + 30
+    await bob.expect("event")
+    await bob.send({"type": "concede", "client_id": "c-frame", "scope": "frame"})
+    event = await bob.expect("event")
+    assert event["frame_end"] is not None and event["shot"] is None
+    left = (datetime.fromisoformat(event["snapshot"]["shot_clock"]["deadline"])
+            - datetime.now(stored.tzinfo)).total_seconds()  # fmt: skip
+    assert FRAME_HOLD + 30 - 2 < left <= FRAME_HOLD + 30

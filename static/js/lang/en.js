@@ -143,8 +143,8 @@ export default {
   "result.frame.three_misses": "Frame %(n)s to %(name)s, %(won)s–%(lost)s: %(loser)s missed three times",
   "result.frame.foul_on_black": "Frame %(n)s to %(name)s, %(won)s–%(lost)s: foul on the last black",
   "result.match.frames": "%(name)s wins the match %(won)s–%(lost)s",
-  "result.match.conceded": "%(name)s wins the match: %(loser)s conceded at %(won)s–%(lost)s in frames",
-  "result.match.claimed": "%(name)s wins the match: claimed at %(won)s–%(lost)s in frames, %(loser)s had left the table",
+  "result.match.conceded": "%(name)s wins the match, %(loser)s conceded: %(won)s–%(lost)s in frames",
+  "result.match.claimed": "%(name)s wins the match, claimed as %(loser)s had left the table: %(won)s–%(lost)s in frames",
   "result.match.over": "The match is over",
 
   // --- between frames -------------------------------------------------------------------

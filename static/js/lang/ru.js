@@ -172,8 +172,8 @@ export default {
   "result.frame.three_misses": "Фрейм %(n)s: победа %(name)s, %(won)s–%(lost)s — у %(loser)s три промаха подряд",
   "result.frame.foul_on_black": "Фрейм %(n)s: победа %(name)s, %(won)s–%(lost)s — фол на последнем чёрном",
   "result.match.frames": "Матч выигрывает %(name)s, %(won)s–%(lost)s",
-  "result.match.conceded": "Матч выигрывает %(name)s: %(loser)s сдаёт матч при счёте %(won)s–%(lost)s по фреймам",
-  "result.match.claimed": "Матч выигрывает %(name)s: засчитан при счёте %(won)s–%(lost)s по фреймам, игрок %(loser)s покинул стол",
+  "result.match.conceded": "Матч выигрывает %(name)s, %(loser)s сдаёт матч; по фреймам %(won)s–%(lost)s",
+  "result.match.claimed": "Матч выигрывает %(name)s, засчитан: игрок %(loser)s покинул стол; по фреймам %(won)s–%(lost)s",
   "result.match.over": "Матч окончен",
 
   // --- между фреймами -------------------------------------------------------------------

@@ -65,7 +65,7 @@ test("results read as sentences, whoever is a he or a she", () => {
     "Frame 2 to alice, 0–35: bob missed three times");
   assert.equal(matchResult(end("frames", "B"), { A: 1, B: 2 }, players), "bob wins the match 2–1");
   assert.equal(matchResult(end("conceded", "B"), { A: 1, B: 1 }, players),
-    "bob wins the match: alice conceded at 1–1 in frames");
+    "bob wins the match, alice conceded: 1–1 in frames");
   assert.equal(matchResult(null, { A: 0, B: 0 }, players), "The match is over");
   setLanguage("ru");
   assert.equal(frameResult(1, end("conceded"), { A: 0, B: 0 }, players),
