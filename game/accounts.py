@@ -88,9 +88,15 @@ def skeleton(text: str) -> str:
 def likeness(name: str) -> frozenset[str]:
     """The skeletons of a name as typed, in lower case and in upper case; two names look the
     same when they share one. UTS #39 skeletons keep case, so `aIice` meets `alice` as typed
-    (a capital I passes for an l), and `ALlCE` meets it in upper case (`ALICE`)."""
+    (a capital I passes for an l), and `ALlCE` meets it in upper case (`ALICE`). The marks a
+    member's name may hold besides letters and digits (`@.+-_`) are left out: `alice.` and
+    `bob_` pass for `alice` and `bob` in a lobby row at a glance."""
     name = unicodedata.normalize("NFKC", name)
+    name = name.translate(_MARKS) or name
     return frozenset(skeleton(form) for form in (name, name.casefold(), name.upper()))
+
+
+_MARKS = str.maketrans("", "", "@.+-_")
 
 
 def mixes_lookalike_scripts(name: str) -> bool:

@@ -289,6 +289,9 @@ def test_the_rule_in_one_place() -> None:
     assert accounts.likeness("b0b") & accounts.likeness("bob")
     assert "rn" in accounts.likeness("m")  # UTS #39: m looks like rn
     assert not accounts.likeness("ALLCE") & accounts.likeness("alice")
+    assert accounts.lookalike_of("alice.", ["bob", "alice"]) == "alice"  # marks left out
+    assert accounts.lookalike_of("b_o-b", ["bob"]) == "bob"
+    assert accounts.lookalike_of("bobby", ["bob"]) is None
     assert not accounts.likeness("Алиса") & accounts.likeness("alice")
     assert accounts.lookalike_of("АЛИСА", ["bob", "алиса"]) == "алиса"
     assert accounts.mixes_lookalike_scripts("Ivan_Иван")
