@@ -56,7 +56,7 @@ def directory(request: HttpRequest) -> HttpResponse:
         if refused is not None:
             return refused
     members = (
-        Member.objects.filter(user__is_active=True)
+        Member.objects.filter(user__is_active=True, user__guest__isnull=True)  # members only
         .select_related("user")
         .order_by("folded", "user_id")
     )
@@ -94,7 +94,8 @@ def totals(user_id: int) -> dict[str, Any]:
 
 @require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    member = get_object_or_404(get_user_model(), username=username, is_active=True)
+    users = get_user_model().objects.select_related("guest")
+    member = get_object_or_404(users, username=username, is_active=True)
     best = HighBreak.objects.filter(player=member).order_by("-points", "-match_id")
     live = (
         Match.objects.filter(status=Match.Status.LIVE)
@@ -107,6 +108,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "members/profile.html",
         {
             "member": member,
+            # A friend's invited visitor (club.Guest, read with the row): no member to challenge.
+            "guest": hasattr(member, "guest"),
             "totals": totals(member.pk),
             "best_breaks": best[:BEST_BREAKS],
             "live": live[:LIVE],

@@ -81,6 +81,21 @@ def test_members_who_left_are_not_listed(client: Client, players) -> None:
     page(client, "/players/bob/", status=404)
 
 
+def test_guests_are_not_listed_and_cannot_be_challenged(client: Client, players) -> None:
+    from club import service as club_service
+    from rules.challenges import Format
+
+    alice = players[0]
+    invitation = club_service.invite(alice, Format(1)).challenge
+    token = club_service.invitation_token(invitation)
+    guest = club_service.accept_invitation(token, None, "Gina").user
+    assert guest is not None
+    assert "Gina" not in page(client, "/players/")
+    client.force_login(alice)
+    html = page(client, f"/players/{guest.get_username()}/")
+    assert 'data-testid="guest"' in html and 'data-testid="challenge-member"' not in html
+
+
 def test_the_directory_is_paginated(client: Client, players) -> None:
     users = get_user_model().objects
     for i in range(40):
