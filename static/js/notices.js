@@ -78,7 +78,8 @@ export class Notices {
       } else if (kind === "withdrawn" && was) {
         this.toast(row, words.t("withdrawn", { name: row.challenger }), {});
       } else if (kind === "expired" && (was || mine)) {
-        this.toast(row, words.t("expired"), {});
+        const name = mine ? row.target || words.t("anyone") : row.challenger;
+        this.toast(row, words.t(mine ? "expired_mine" : "expired_theirs", { name }), {});
       }
     }
   }

@@ -86,6 +86,14 @@ export class MatchView {
   loaded(log) {
     this.story.load(log);
     this.logPanel.loaded(log.frame);
+    // After a welcome no event shows its calls ("FOUL 4" while the decision is pending):
+    // the log's last entry does, if it made the position shown.
+    const last = log.entries[log.entries.length - 1];
+    const shown = this.shown;
+    if (shown && last && last.version === shown.version && !last.frame_end
+        && !this.presented.includes(last.version)) {
+      this.panels.calls(refereeCalls(last.ruling));
+    }
     if (this.shown) this.refreshStory(this.shown);
   }
 
@@ -330,7 +338,7 @@ export class MatchView {
       "aim-left-coarse", "aim-left-fine", "aim-right-fine", "aim-right-coarse"]) {
       el(id).disabled = !mine;
     }
-    el("place-cue").hidden = !(ready && placing);
+    el("place-cue").hidden = !(ready && placing && !this.aim.cueBall); // placed: drag to move
     el("aim-hint").textContent = this.hint(snap, mine);
     root.classList.toggle("my-turn", mine);
     root.classList.toggle("placing", mine && placing);

@@ -242,6 +242,10 @@ def test_a_match_followed_by_two_players_and_a_spectator(
     buttons = dialog.locator("button[data-option]")
     expect(buttons).to_have_count(len(options))
     assert [buttons.nth(i).get_attribute("data-option") for i in range(len(options))] == options
+    # A page that comes back meanwhile shows the foul again, from the frame's log.
+    spectator.reload()
+    spectator.wait_for_function("() => window.snookerState && snookerState().shownVersion === 3")
+    expect(spectator.get_by_test_id("referee-calls")).to_contain_text("FOUL")
     for page in (bob, spectator):  # they read the options, and cannot take one
         expect(page.get_by_test_id("decision-panel")).to_contain_text("alice decides")
         expect(page.get_by_test_id("decision-panel").locator("button")).to_have_count(0)
