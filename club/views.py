@@ -178,19 +178,21 @@ def accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    try:
-        done = service.decline(_member(request), challenge_id)
-    except ClubError as exc:
-        return _refusal(request, exc)
-    announce_now(done.news)
-    return _back(request)
+    return _answer(request, service.decline, challenge_id)
 
 
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _answer(request, service.withdraw, challenge_id)
+
+
+def _answer(
+    request: HttpRequest, answer: Callable[[User, int], service.Done], challenge_id: int
+) -> HttpResponse:
+    """Decline or withdraw: the answer, told to those concerned, and back where one came from."""
     try:
-        done = service.withdraw(_member(request), challenge_id)
+        done = answer(_member(request), challenge_id)
     except ClubError as exc:
         return _refusal(request, exc)
     announce_now(done.news)

@@ -250,6 +250,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             greeting = await database_sync_to_async(self._greeting)(last)
             if self.seat is None and greeting.missed is None:
                 TABLES.keep(self.match_id, greeting)
+        await self._greet(greeting)
+        known = HEARTBEATS.presence.get(self.match_id)
+        if known is not None:
+            await self.send(known.text())  # who is here, without waiting for a broadcast
+        if started is not None:
+            await start_clock(self.match_id, started)
+
+    async def _greet(self, greeting: Greeting) -> None:
+        """Send a greeting: the welcome, then the frame's log after a snapshot, or the events
+        missed (and the clock) after none."""
         await self.send(greeting.welcome)
         for text in greeting.missed if greeting.missed is not None else (greeting.story,):
             if text is not None:
@@ -259,11 +269,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             clock = server_out.Clock(version=greeting.version, deadline=greeting.turn.deadline)
             await self.send(clock.text())
         self._sent(greeting.version, greeting.turn)
-        known = HEARTBEATS.presence.get(self.match_id)
-        if known is not None:
-            await self.send(known.text())  # who is here, without waiting for a broadcast
-        if started is not None:
-            await start_clock(self.match_id, started)
 
     def _greeting(self, last: int | None) -> Greeting:
         """The table now, and either the events after `last` or, when those cannot be sent,
@@ -419,11 +424,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 self.match_id, self.sent_version, settings.SNOOKER["RESYNC_EVENTS"]
             )
         if missed is None:
-            greeting = await database_sync_to_async(self._greeting)(None)
-            await self.send(greeting.welcome)
-            if greeting.story is not None:
-                await self.send(greeting.story)
-            self._sent(greeting.version, greeting.turn)
+            await self._greet(await database_sync_to_async(self._greeting)(None))
             return
         for text in missed.texts:
             await self.send(text)

@@ -437,11 +437,7 @@ class Greeting:
 
 @dataclass(slots=True)
 class _Table:
-    version: int
-    welcome: str  # a spectator's welcome with the snapshot at `version`
-    bare: str  # ... and without one, for a spectator sent the events it missed instead
-    story: str  # the frame's referee log at `version`
-    turn: service.Turn
+    full: Greeting  # a spectator's, with the snapshot and the frame's log, read from the database
     events: dict[int, tuple[str, service.Turn]] = field(default_factory=dict)  # the latest
 
 
@@ -460,13 +456,9 @@ class _Tables:
         """A spectator's greeting read from the database (with a snapshot, so in full)."""
         assert greeting.missed is None and greeting.story is not None
         table = self.tables.get(match_id)
-        if table is not None and table.version > greeting.version:
+        if table is not None and table.full.version > greeting.version:
             return  # a newer one was read meanwhile
-        events = table.events if table is not None else {}
-        self.tables[match_id] = _Table(
-            greeting.version, greeting.welcome, greeting.bare, greeting.story, greeting.turn,
-            events,
-        )  # fmt: skip
+        self.tables[match_id] = _Table(greeting, table.events if table is not None else {})
 
     def heard(self, match_id: int, version: int, text: str, turn: service.Turn) -> None:
         """An event reached a socket here (every socket calls this: the first keeps it)."""
@@ -487,11 +479,11 @@ class _Tables:
         if last is not None:
             missed = self.after(match_id, last)
             if missed is not None:
-                texts = tuple(missed.texts)
-                return Greeting(missed.version, table.bare, table.bare, None, texts, missed.turn)
-        if table.version < max(LATEST.get(match_id, 0), last or 0):
+                bare = table.full.bare
+                return Greeting(missed.version, bare, bare, None, tuple(missed.texts), missed.turn)
+        if table.full.version < max(LATEST.get(match_id, 0), last or 0):
             return None  # not the newest (the browser's own may be newer: another process's)
-        return Greeting(table.version, table.welcome, table.bare, table.story, None, table.turn)
+        return table.full
 
     def after(self, match_id: int, version: int) -> service.Missed | None:
         """The events after `version` up to the newest known here, if all were heard here."""
@@ -502,8 +494,8 @@ class _Tables:
         heard = [table.events.get(v) for v in range(version + 1, newest + 1)]
         if newest in table.events:
             turn = table.events[newest][1]
-        elif newest == table.version:
-            turn = table.turn
+        elif newest == table.full.version:
+            turn = table.full.turn
         else:
             return None
         texts = [h[0] for h in heard if h is not None]
