@@ -55,12 +55,30 @@ class Foul(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Call:
+    """One foul of a stroke as the referee calls it: the rule broken, the balls concerned
+    (none for the cue ball's own fouls) and its value under §23, before the minimum of 4."""
+
+    foul: Foul
+    value: int
+    balls: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return self.foul.name.lower()
+
+    @property
+    def clause(self) -> str:
+        return self.foul.value
+
+
+@dataclass(frozen=True, slots=True)
 class Ruling:
     """What the referee says about one request. What it leaves on the table (free ball,
     touching ball, choices, the end of the frame) is in the new state, not copied here."""
 
     foul: bool = False
-    fouls: tuple[Foul, ...] = ()
+    fouls: tuple[Call, ...] = ()  # every foul of the stroke; the penalty is the highest (§22.2)
     penalty: int = 0
     miss: bool = False
     points: int = 0
@@ -322,43 +340,90 @@ def _check_shot(state: FrameState, shot: Shot, table: Mapping[str, Point]) -> No
 
 
 # --- fouls --------------------------------------------------------------------------------
-def _fouls(state: FrameState, shot: Shot, target: _Target) -> list[tuple[Foul, int]]:
-    """Every foul of the stroke with its penalty before the minimum of 4 (§23).
+def penalty(calls: Collection[Call]) -> int:
+    """§22.2, §23: of several fouls in one stroke only the highest counts, and never less
+    than 4."""
+    return max([4, *(c.value for c in calls)])
+
+
+def _fair_pair(first: tuple[str, ...], target: _Target) -> bool:
+    """§23.3: two balls hit at once are fair when both may be hit first (two reds, red on)
+    or when they are the free ball and a ball on."""
+    if all(b in target.first for b in first):
+        return all(is_red(b) for b in first)
+    free = target.free_ball
+    return free in first and all(b == free or b in target.actual_on for b in first)
+
+
+def _first_contact(state: FrameState, first: tuple[str, ...], target: _Target) -> list[Call]:
+    """The fouls of what the cue ball hit first, one ball or two at once.
 
     Played away from a touching ball on, that ball counts as the ball first hit (§18, RULES.md
-    §7): hitting nothing, or another ball next, is no foul. The free ball is valued as the ball
-    on it stands for wherever a penalty involves it (RULES.md §5)."""
-    v = target.value
-    worth = target.worth
-    found: list[tuple[Foul, int]] = []
-    first = shot.first_contact
-    if not first and not target.touching_on:
-        found.append((Foul.NO_CONTACT, v))
-    if state.touching is not None and state.touching in first:
-        found.append((Foul.PUSH, max(v, worth(state.touching))))
-    if len(first) == 1 and first[0] not in target.first and not target.touching_on:
-        ball = first[0]
-        if state.on == "colour" and is_red(ball):
-            found.append((Foul.RED_WHEN_COLOUR_ON, 7))
-        else:
-            found.append((Foul.WRONG_BALL_FIRST, max(v, worth(ball))))
-    if len(first) == 2 and not target.touching_on:
-        a, b = first
-        fair = (
-            target.free_ball is None and a in target.first and b in target.first and is_red(a)
-        ) or (target.free_ball in first and (set(first) - {target.free_ball}) <= target.actual_on)
-        if not fair:
-            found.append((Foul.TWO_BALLS_FIRST, max(v, worth(a), worth(b))))
+    §7): hitting nothing, or another ball next, is no foul. A red among the first contact while
+    a colour is on is playing at a red (§23.4.3), whatever it was hit with. Two reds at once
+    are not a §23.3 foul (the clause excepts them): while a colour is on they are §23.4.3, with
+    a free ball nominated they are a first contact with balls not on (§23.2.2)."""
+    v, worth = target.value, target.worth
+    calls: list[Call] = []
+    touching = state.touching
+    if touching is not None and touching in first:
+        calls.append(Call(Foul.PUSH, max(v, worth(touching)), (touching,)))
+    if target.touching_on:
+        return calls
+    reds = tuple(b for b in first if is_red(b))
+    colour_on = state.on == "colour"
+    if colour_on and reds:
+        calls.append(Call(Foul.RED_WHEN_COLOUR_ON, 7, reds))
+    if not first:
+        calls.append(Call(Foul.NO_CONTACT, v))
+    elif len(first) == 1:
+        if first[0] not in target.first and not (colour_on and reds):
+            calls.append(Call(Foul.WRONG_BALL_FIRST, max(v, worth(first[0])), first))
+    elif _fair_pair(first, target):
+        pass
+    elif len(reds) == len(first):
+        if not colour_on:
+            calls.append(Call(Foul.WRONG_BALL_FIRST, max(v, *map(worth, first)), first))
+    else:
+        calls.append(Call(Foul.TWO_BALLS_FIRST, max(v, *map(worth, first)), first))
+    return calls
+
+
+def _balls_gone(shot: Shot, target: _Target) -> list[Call]:
+    """The fouls of the balls the stroke potted or forced off the table (§23.1.7, §23.2.1,
+    §23.2.6): one call per rule, valued at the highest ball concerned. The cue ball is worth
+    the ball on (it is not "a ball concerned")."""
+    v, worth = target.value, target.worth
+    calls: list[Call] = []
     if WHITE in shot.potted:
-        found.append((Foul.IN_OFF, v))
-    for ball in shot.potted:
-        if ball != WHITE and ball not in target.pots:
-            found.append((Foul.POT_NOT_ON, max(v, worth(ball))))
-    for ball in shot.off_table:
-        found.append((Foul.OFF_TABLE, v if ball == WHITE else max(v, worth(ball))))
-    if found and state.on == "colour" and not target.declared:
-        found.append((Foul.NO_NOMINATION, 7))
-    return found
+        calls.append(Call(Foul.IN_OFF, v))
+    wrong = tuple(b for b in shot.potted if b != WHITE and b not in target.pots)
+    if wrong:
+        calls.append(Call(Foul.POT_NOT_ON, max(v, *map(worth, wrong)), wrong))
+    if shot.off_table:
+        objects = [worth(b) for b in shot.off_table if b != WHITE]
+        calls.append(Call(Foul.OFF_TABLE, max([v, *objects]), shot.off_table))
+    return calls
+
+
+def _fouls(state: FrameState, played: _Played) -> tuple[Call, ...]:
+    """Every foul the stroke commits, each with its value (§23). The one place a stroke is
+    valued: the penalty is the highest of them (`penalty`, §22.2); the free ball is worth the
+    ball on it stands for wherever a value involves it (RULES.md §5)."""
+    shot, target = played.shot, played.target
+    calls = _first_contact(state, shot.first_contact, target) + _balls_gone(shot, target)
+    potted = [b for b in shot.potted if b != WHITE]
+    if (
+        target.free_ball is not None
+        # With a fair pot the striker stays at the table: nobody is snookered by the stroke.
+        and (calls or not _scores(state, target, potted))
+        and set(played.before) - {WHITE} != {"pink", "black"}
+        and _snookered_by_free_ball(target, played.after)
+    ):
+        calls.append(Call(Foul.FREE_BALL_SNOOKER, target.value, (target.free_ball,)))
+    if calls and state.on == "colour" and not target.declared:
+        calls.append(Call(Foul.NO_NOMINATION, 7))
+    return tuple(calls)
 
 
 def _snookered_by_free_ball(target: _Target, after: Mapping[str, Point]) -> bool:
@@ -403,18 +468,11 @@ def strike(state: FrameState, by: Player, shot: Shot) -> tuple[FrameState, Rulin
     for ball in (*shot.potted, *shot.off_table):
         after.pop(ball, None)
 
-    fouls = _fouls(state, shot, target)
+    played = _Played(table, shot, target, after)
+    calls = _fouls(state, played)
+    if calls:
+        return _after_foul(state, played, calls)
     potted = [b for b in shot.potted if b != WHITE]
-    if (
-        not fouls
-        and target.free_ball is not None
-        and not _scores(state, target, potted)
-        and set(present) != {"pink", "black"}
-        and _snookered_by_free_ball(target, after)
-    ):
-        fouls.append((Foul.FREE_BALL_SNOOKER, target.value))
-    if fouls:
-        return _after_foul(state, _Played(table, shot, target, after), fouls)
     return _after_fair(state, shot, target, potted, after)
 
 
@@ -495,13 +553,13 @@ def _frame_end(state: FrameState) -> FrameState:
 
 
 def _after_foul(
-    state: FrameState, played: _Played, fouls: list[tuple[Foul, int]]
+    state: FrameState, played: _Played, calls: tuple[Call, ...]
 ) -> tuple[FrameState, Ruling]:
     shot, target, after = played.shot, played.target, played.after
     offender = state.striker
     other = opponent(offender)
-    penalty = max(4, *(p for _, p in fouls))
-    scores = _add(state.scores, other, penalty)
+    points = penalty(calls)
+    scores = _add(state.scores, other, points)
     lone_black = state.respotted_black or [b for b in played.before if b != WHITE] == ["black"]
     to_spot = [] if lone_black else [b for b in (*shot.potted, *shot.off_table) if is_colour(b)]
     respotted = _respot(after, to_spot)
@@ -522,7 +580,7 @@ def _after_foul(
     )  # fmt: skip
     miss = (
         # The shot clock's foul is not a miss: no stroke was played.
-        all(foul is not Foul.SHOT_CLOCK for foul, _ in fouls)
+        all(c.foul is not Foul.SHOT_CLOCK for c in calls)
         and not hit_on
         and not needs_snookers(state)
         and not needs_snookers(nxt)
@@ -563,7 +621,7 @@ def _after_foul(
             )
         )  # fmt: skip
     ruling = Ruling(
-        foul=True, fouls=tuple(f for f, _ in fouls), penalty=penalty, miss=miss,
+        foul=True, fouls=calls, penalty=points, miss=miss,
         nominated=target.nominated, respotted=respotted, warning=warning,
         respotted_black=nxt.respotted_black and not state.respotted_black,
         ended=ended if nxt.frame_over else None,
@@ -586,7 +644,7 @@ def time_foul(state: FrameState, by: Player) -> tuple[FrameState, Ruling]:
     target = _target(state, None, (), [b for b in table if b != WHITE])
     after = {b: p for b, p in table.items() if not (b == WHITE and state.in_hand)}
     played = _Played(table, Shot(), target, after)
-    return _after_foul(state, played, [(Foul.SHOT_CLOCK, target.value)])
+    return _after_foul(state, played, (Call(Foul.SHOT_CLOCK, target.value),))
 
 
 # --- choices, the draw, concession -------------------------------------------------------------
@@ -656,6 +714,7 @@ def new_frame(breaker: Player) -> FrameState:
 
 
 __all__ = [
+    "Call",
     "Foul",
     "Ruling",
     "balls_on",
@@ -667,6 +726,7 @@ __all__ = [
     "needs_snookers",
     "new_frame",
     "nominations",
+    "penalty",
     "placement_refusal",
     "points_remaining",
     "strike",

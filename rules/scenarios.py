@@ -5,6 +5,10 @@
 A PATH is a file or a folder searched for `*.json`; a file holds one scenario or a list. One
 line is printed per failed scenario, then `N passed, M failed`; the exit code is 1 if anything
 failed or could not be read. Unknown keys anywhere are errors, never silent passes.
+
+Beyond SCENARIOS.md, `expect` may hold `fouls`: the clauses of every foul the referee calls
+for the step (`Ruling.fouls`, each rule once, as a set; `[]` when none), e.g.
+`["§23.3", "§23.4.3"]`.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ _ACTIONS = {"shot", "choose", "toss", "concede"}
 _EXPECT_KEYS = {
     "foul", "penalty", "miss", "points", "scores", "next", "choices", "on", "in_hand",
     "free_ball", "touching", "warning", "balls", "respotted", "frame_over", "winner",
-    "respotted_black",
+    "respotted_black", "fouls",
 }  # fmt: skip
 
 
@@ -248,6 +252,11 @@ def _check(expect: dict[str, Any], state: FrameState, ruling: Ruling, where: str
                 ok = got_pos is None if pos is None else got_pos is not None and _near(pos, got_pos)
                 if not ok:
                     failures.append(f"balls.{ball}: expected {pos!r}, got {_fmt_pos(got_pos)!r}")
+        elif key == "fouls":
+            # The clauses of every foul the referee called (each rule once): a set.
+            called = sorted(c.clause for c in ruling.fouls)
+            if not isinstance(want, list) or sorted(want) != called:
+                failures.append(f"fouls: expected {want!r}, got {called!r}")
         elif key == "respotted":
             placed = dict(ruling.respotted)
             if not isinstance(want, dict):

@@ -231,7 +231,7 @@ class RulingOut(_Out):
     def of(cls, outcome: Outcome) -> RulingOut:
         r, after = outcome.ruling, outcome.settled
         return cls(
-            foul=r.foul, fouls=[FoulOut(kind=f.name.lower(), clause=f.value) for f in r.fouls],
+            foul=r.foul, fouls=[FoulOut(kind=c.kind, clause=c.clause) for c in r.fouls],
             penalty=r.penalty, miss=r.miss, points=r.points, nominated=r.nominated,
             respotted=dict(r.respotted),
             choices=list(after.pending.options) if after.pending else [],

@@ -75,9 +75,22 @@ def test_runner_names_the_failed_field(tmp_path: Path, capsys) -> None:
     assert "in-off while red is on" in out[0] and "penalty: expected 5, got 4" in out[0]
 
 
+def test_runner_checks_the_fouls_called_as_a_set(tmp_path: Path, capsys) -> None:
+    right = json.loads(json.dumps(EXAMPLE))
+    right["steps"][0]["expect"]["fouls"] = ["§23.1.7"]
+    wrong = json.loads(json.dumps(EXAMPLE))
+    wrong["name"] = "in-off called as a push"
+    wrong["steps"][0]["expect"]["fouls"] = ["§23.1.7", "§23.2.3"]
+    assert main([str(_write(tmp_path, [right, wrong]))]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "1 passed, 1 failed"
+    assert "in-off called as a push" in out[0]
+    assert "fouls: expected ['§23.1.7', '§23.2.3'], got ['§23.1.7']" in out[0]
+
+
 @pytest.mark.parametrize(
     "path",
-    [("before", "colour"), ("steps", 0, "shot", "spin"), ("steps", 0, "expect", "fouls"),
+    [("before", "colour"), ("steps", 0, "shot", "spin"), ("steps", 0, "expect", "calls"),
      ("steps", 1, "jump")],
 )  # fmt: skip
 def test_unknown_keys_are_errors(tmp_path: Path, capsys, path: tuple[object, ...]) -> None:
