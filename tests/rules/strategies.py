@@ -88,6 +88,16 @@ def frames(draw: st.DrawFn) -> FrameState:
 
 
 @st.composite
+def free_ball_frames(draw: st.DrawFn) -> FrameState:
+    """A legal position; where a foul could have left one (red or a colour of the sequence
+    on), sometimes with a free ball to play (RULES.md §5)."""
+    state = draw(frames())
+    if state.on != "colour" and draw(st.booleans()):
+        return state.with_(free_ball=True)
+    return state
+
+
+@st.composite
 def shots(draw: st.DrawFn, state: FrameState) -> Shot:
     """A stroke the physics could report from this position (rests where it was)."""
     table = state.ball_map()
@@ -117,10 +127,16 @@ def shots(draw: st.DrawFn, state: FrameState) -> Shot:
             nominated = draw(st.none() | st.sampled_from(colours)) if colours else None
         elif state.free_ball and objects:
             nominated = draw(st.none() | st.sampled_from(objects))
+    # Now and then a ball forced off the table (the cue ball only, if it hit nothing).
+    leavable = [b for b in ([*objects, WHITE] if first else [WHITE]) if b not in potted]
+    off = []
+    if leavable and draw(st.integers(0, 4)) == 0:
+        off = [draw(st.sampled_from(leavable))]
     closest = draw(st.none() | st.floats(0, 500))
     return Shot(
         first_contact=first,
         potted=tuple(potted),
+        off_table=tuple(off),
         nominated=nominated,
         cue_ball=cue,
         closest_on_mm=closest,
