@@ -91,3 +91,13 @@ def test_the_calls_are_the_referees_in_english_and_the_rule_books_in_russian() -
             respotted_black=False, frame_over=False,
         )) == ["НАРУШЕНИЕ, ШТРАФ 4", "ПРОМАХ", "СВОБОДНЫЙ ШАР"]  # fmt: skip
         assert ball_names(["red7", "pink", "white"]) == "красный, розовый, биток"
+
+
+def test_every_foul_the_referee_calls_has_words_in_both_languages() -> None:
+    # The page words each of a ruling's `fouls` by its kind (static/js/story.js, `foul.<kind>`);
+    # static/js/tests/i18n.test.js holds ru.js to en.js's keys, this holds both to the referee.
+    lang = Path(__file__).resolve().parents[2] / "static" / "js" / "lang"
+    kinds = {referee.Call(foul, 4).kind for foul in referee.Foul}
+    for catalogue in ("en.js", "ru.js"):
+        worded = set(re.findall(r'"foul\.(\w+)":', (lang / catalogue).read_text("utf-8")))
+        assert kinds <= worded, (catalogue, kinds - worded)
