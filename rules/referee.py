@@ -5,7 +5,7 @@ do not allow raises `IllegalRequest` and changes nothing. How the open points of
 are read is written down in docs/referee-decisions.md; each rule below names its clause.
 
 Implemented: scoring and the ball on (§7, §9), nomination (§9.6, §23.4.1), every foul with its
-penalty (§22, §23), the choices after a foul (§8, §16, §20, §22.1), free ball (§21), the miss
+penalty, all of a stroke's fouls called and valued in one place (`_fouls`; §22, §23), the choices after a foul (§8, §16, §20, §22.1), free ball (§21), the miss
 and three-miss rules (RULES.md §6), spotting (§12), touching ball and push (§18, §19), the end
 of the frame and the re-spotted black (§7), concession. Not implemented, because an online
 table cannot break them: see `rules.clauses.BY_CONSTRUCTION`.
@@ -371,21 +371,18 @@ def _first_contact(state: FrameState, first: tuple[str, ...], target: _Target) -
     if target.touching_on:
         return calls
     reds = tuple(b for b in first if is_red(b))
-    colour_on = state.on == "colour"
-    if colour_on and reds:
-        calls.append(Call(Foul.RED_WHEN_COLOUR_ON, 7, reds))
     if not first:
         calls.append(Call(Foul.NO_CONTACT, v))
+    elif state.on == "colour" and reds:
+        calls.append(Call(Foul.RED_WHEN_COLOUR_ON, 7, reds))
+        if len(reds) < len(first):  # a colour with it: still two balls at once
+            calls.append(Call(Foul.TWO_BALLS_FIRST, max(v, *map(worth, first)), first))
     elif len(first) == 1:
-        if first[0] not in target.first and not (colour_on and reds):
+        if first[0] not in target.first:
             calls.append(Call(Foul.WRONG_BALL_FIRST, max(v, worth(first[0])), first))
-    elif _fair_pair(first, target):
-        pass
-    elif len(reds) == len(first):
-        if not colour_on:
-            calls.append(Call(Foul.WRONG_BALL_FIRST, max(v, *map(worth, first)), first))
-    else:
-        calls.append(Call(Foul.TWO_BALLS_FIRST, max(v, *map(worth, first)), first))
+    elif not _fair_pair(first, target):
+        foul = Foul.WRONG_BALL_FIRST if len(reds) == len(first) else Foul.TWO_BALLS_FIRST
+        calls.append(Call(foul, max(v, *map(worth, first)), first))
     return calls
 
 
