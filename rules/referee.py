@@ -5,8 +5,9 @@ do not allow raises `IllegalRequest` and changes nothing. How the open points of
 are read is written down in docs/referee-decisions.md; each rule below names its clause.
 
 Implemented: scoring and the ball on (§7, §9), nomination (§9.6, §23.4.1), every foul with its
-penalty, all of a stroke's fouls called and valued in one place (`_fouls`; §22, §23), the choices after a foul (§8, §16, §20, §22.1), free ball (§21), the miss
-and three-miss rules (RULES.md §6), spotting (§12), touching ball and push (§18, §19), the end
+penalty, all of a stroke's fouls called and valued in one place (`_fouls`; §22, §23), the
+choices after a foul (§8, §16, §20, §22.1), free ball (§21), the miss and three-miss rules
+(RULES.md §6), spotting (§12), touching ball and push (§18, §19), the end
 of the frame and the re-spotted black (§7), concession. Not implemented, because an online
 table cannot break them: see `rules.clauses.BY_CONSTRUCTION`.
 """
