@@ -117,7 +117,7 @@ BY_CONSTRUCTION: Final[dict[str, str]] = {
     "§1": "the table is defined once in rules/table.py and used by physics and referee",
     "§4": "a geometric constant (rules/table.py); the D that it bounds is tested by §5",
     "§6": "the winner is the player with more points (tested with §7)",
-    "§9.9": "the 2-D physics cannot jump; the referee would settle one reported as a foul",
+    "§9.9": "the 2-D physics cannot jump; the referee calls one reported (a shot's `jumped`)",
     "§14": "no hand touches the balls; the server places every ball",
     "§22.3": "the server spots every ball itself, so none is ever mis-spotted",
     "§23.1.1": "a stroke while another is being settled or a choice is pending is refused",

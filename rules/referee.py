@@ -49,6 +49,7 @@ class Foul(Enum):
     WRONG_BALL_FIRST = "§23.2.2"
     PUSH = "§23.2.3"
     OFF_TABLE = "§23.2.6"
+    JUMP = "§23.1.9"
     TWO_BALLS_FIRST = "§23.3"
     NO_NOMINATION = "§23.4.1"
     RED_WHEN_COLOUR_ON = "§23.4.3"
@@ -388,13 +389,15 @@ def _first_contact(state: FrameState, first: tuple[str, ...], target: _Target) -
 
 
 def _balls_gone(shot: Shot, target: _Target) -> list[Call]:
-    """The fouls of the balls the stroke potted or forced off the table (§23.1.7, §23.2.1,
-    §23.2.6): one call per rule, valued at the highest ball concerned. The cue ball is worth
-    the ball on (it is not "a ball concerned")."""
+    """The fouls of where the balls went: potted, forced off the table, the cue ball over a
+    ball (§23.1.7, §23.1.9, §23.2.1, §23.2.6): one call per rule, valued at the highest ball
+    concerned. The cue ball is worth the ball on (it is not "a ball concerned")."""
     v, worth = target.value, target.worth
     calls: list[Call] = []
     if WHITE in shot.potted:
         calls.append(Call(Foul.IN_OFF, v))
+    if shot.jumped:
+        calls.append(Call(Foul.JUMP, v))
     wrong = tuple(b for b in shot.potted if b != WHITE and b not in target.pots)
     if wrong:
         calls.append(Call(Foul.POT_NOT_ON, max(v, *map(worth, wrong)), wrong))

@@ -8,7 +8,8 @@ failed or could not be read. Unknown keys anywhere are errors, never silent pass
 
 Beyond SCENARIOS.md, `expect` may hold `fouls`: the clauses of every foul the referee calls
 for the step (`Ruling.fouls`, each rule once, as a set; `[]` when none), e.g.
-`["§23.3", "§23.4.3"]`.
+`["§23.3", "§23.4.3"]`; and a `shot` may hold `jumped` (true: the cue ball jumped over a ball,
+§9.9; default false).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ _BEFORE_KEYS = {
     "misses", "break",
 }  # fmt: skip
 _SHOT_KEYS = {
-    "nominated", "first_contact", "potted", "off_table", "cue_ball", "after", "closest_on_mm",
+    "nominated", "first_contact", "potted", "off_table", "jumped", "cue_ball", "after",
+    "closest_on_mm",
 }  # fmt: skip
 _ACTIONS = {"shot", "choose", "toss", "concede"}
 _EXPECT_KEYS = {
@@ -156,6 +158,9 @@ def _shot(value: object, where: str) -> Shot:
         closest = value.get("closest_on_mm")
         if closest is not None and (not isinstance(closest, int | float) or closest < 0):
             raise ScenarioError(f"{where}.closest_on_mm: expected a distance >= 0")
+        jumped = value.get("jumped", False)
+        if not isinstance(jumped, bool):
+            raise ScenarioError(f"{where}.jumped: expected true or false")
         nominated = value.get("nominated")
         if nominated is not None and not isinstance(nominated, str):
             raise ScenarioError(f"{where}.nominated: expected a ball id or null")
@@ -163,6 +168,7 @@ def _shot(value: object, where: str) -> Shot:
             first_contact=_ids(value.get("first_contact", []), f"{where}.first_contact"),
             potted=_ids(value.get("potted", []), f"{where}.potted"),
             off_table=_ids(value.get("off_table", []), f"{where}.off_table"),
+            jumped=jumped,
             nominated=nominated,
             cue_ball=None if cue is None else load_point(cue, f"{where}.cue_ball"),
             after=make_balls(load_balls(after, f"{where}.after")),

@@ -155,6 +155,7 @@ class Shot:
     first_contact: tuple[str, ...] = ()
     potted: tuple[str, ...] = ()
     off_table: tuple[str, ...] = ()
+    jumped: bool = False  # the cue ball jumped over a ball (§9.9); the 2-D physics never does
     nominated: str | None = None
     cue_ball: Point | None = None
     after: tuple[tuple[str, Point], ...] = ()

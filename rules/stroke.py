@@ -26,6 +26,7 @@ def play_stroke(
         first_contact=result.first_contact,
         potted=result.potted,
         off_table=(),  # the physics is 2-D: no ball ever leaves the table
+        jumped=False,  # nor jumps
         nominated=stroke.nominated,
         cue_ball=stroke.cue_ball if frame.in_hand else None,
         after=make_balls(result.positions),

@@ -137,6 +137,7 @@ def shots(draw: st.DrawFn, state: FrameState) -> Shot:
         first_contact=first,
         potted=tuple(potted),
         off_table=tuple(off),
+        jumped=draw(st.integers(0, 9)) == 0,
         nominated=nominated,
         cue_ball=cue,
         closest_on_mm=closest,

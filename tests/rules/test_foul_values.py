@@ -18,7 +18,7 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 
 # RULES.md §4: the fouls valued at the ball on, at 7, and at the higher of the ball on and the
 # balls concerned.
-AT_BALL_ON = {Foul.NO_CONTACT, Foul.IN_OFF, Foul.FREE_BALL_SNOOKER}
+AT_BALL_ON = {Foul.NO_CONTACT, Foul.IN_OFF, Foul.FREE_BALL_SNOOKER, Foul.JUMP}
 AT_SEVEN = {Foul.NO_NOMINATION, Foul.RED_WHEN_COLOUR_ON}
 AT_HIGHER = {Foul.POT_NOT_ON, Foul.WRONG_BALL_FIRST, Foul.PUSH, Foul.OFF_TABLE}
 
@@ -73,6 +73,8 @@ def _check_complete(state: FrameState, shot: Shot, calls: tuple[Call, ...]) -> N
         assert Foul.IN_OFF in called
     if shot.off_table:
         assert Foul.OFF_TABLE in called
+    if shot.jumped:
+        assert Foul.JUMP in called
     if colour_on and any(is_red(b) for b in first):
         assert Foul.RED_WHEN_COLOUR_ON in called  # also with another ball at once
     if colour_on and shot.nominated is None and calls:

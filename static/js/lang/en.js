@@ -92,6 +92,7 @@ export default {
   "foul.wrong_ball_first": "the cue ball hit a ball not on first",
   "foul.push": "a push stroke",
   "foul.off_table": "a ball left the table",
+  "foul.jump": "the cue ball jumped over a ball",
   "foul.two_balls_first": "the cue ball hit two balls at once",
   "foul.no_nomination": "no colour was nominated",
   "foul.red_when_colour_on": "a red was played when a colour was on",

@@ -109,6 +109,7 @@ export default {
   "foul.wrong_ball_first": "первое касание битком не очередного шара",
   "foul.push": "пропих",
   "foul.off_table": "шар выскочил за борт",
+  "foul.jump": "перескок",
   "foul.two_balls_first": "биток попал в два шара одновременно",
   "foul.no_nomination": "цветной не объявлен после сыгранного красного",
   "foul.red_when_colour_on": "игра по красному, когда на очереди цветной",

@@ -75,7 +75,8 @@ test("every key the page uses is in the catalogue", () => {
   each("ball.the.", balls);
   each("on.", ["red", "colour", ...balls.slice(2)]);
   const fouls = ["no_contact", "in_off", "free_ball_snooker", "pot_not_on", "wrong_ball_first",
-    "push", "off_table", "two_balls_first", "no_nomination", "red_when_colour_on", "shot_clock"];
+    "push", "off_table", "jump", "two_balls_first", "no_nomination", "red_when_colour_on",
+    "shot_clock"];
   each("foul.", fouls);
   const options = ["play", "put_back", "replace", "from_d", "rebreak", "pass", "toss_play"];
   each("option.", options);
