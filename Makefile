@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
 .PHONY: venv run test test-js lint typecheck messages bench-physics bench-views physics-figures \
-	bench-live bench-strangers scenarios
+	bench-live bench-strangers scenarios physics-goldens
 
 venv: $(VENV)/.installed
 
@@ -72,3 +72,8 @@ bench-strangers: venv
 
 scenarios: venv
 	$(BIN)/python -m rules.scenarios tests/scenarios
+
+# Rewrite tests/physics/golden/ from the physics as it is now (the test never writes them);
+# review the diff before committing it.
+physics-goldens: venv
+	$(BIN)/python -m tests.physics.test_physics_golden

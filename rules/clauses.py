@@ -123,8 +123,10 @@ BY_CONSTRUCTION: Final[dict[str, str]] = {
     "§23.1.1": "a stroke while another is being settled or a choice is pending is refused",
     "§23.1.2": "a stroke is one strike of the cue ball by construction",
     "§23.1.3": "there are no feet",
-    "§23.1.4": "a stroke out of turn is refused with an error (tests/test_referee.py)",
-    "§23.1.5": "a cue ball placed outside the D is refused with an error (tests/test_referee.py)",
+    "§23.1.4": "a stroke out of turn is refused with an error (tests/rules/test_referee.py)",
+    "§23.1.5": (
+        "a cue ball placed outside the D is refused with an error (tests/rules/test_referee.py)"
+    ),
     "§23.1.9": "the 2-D physics cannot jump (see §9.9)",
     "§23.2.4": "the server spots every ball itself (see §22.3)",
     "§23.2.5": "no hand touches the balls (see §14)",

@@ -145,9 +145,7 @@ def toss_due(match: Match) -> bool:
     return not match.over and pending is not None and pending.holder is None
 
 
-def replay(
-    best_of: int, draw: Player, commands: Iterable[tuple[Player | None, Command]]
-) -> Match:
+def replay(best_of: int, draw: Player, commands: Iterable[tuple[Player | None, Command]]) -> Match:
     """The match its stored commands make: a fold of `apply`."""
     match = new_match(best_of, draw)
     for seat, command in commands:

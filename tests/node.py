@@ -3,16 +3,13 @@ node fails; elsewhere those tests skip."""
 
 from __future__ import annotations
 
-import os
 import shutil
 
-import pytest
+from tests.needs import missing
 
 
 def node_path() -> str:
     found = shutil.which("node")
     if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("node is missing: .ci/run installs it")
-        pytest.skip("needs node (apt install nodejs)")
+        missing("needs node (apt install nodejs)")
     return found

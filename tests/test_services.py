@@ -5,7 +5,6 @@ the channel layer must be Redis and the database PostgreSQL.
 """
 
 import asyncio
-import os
 import uuid
 
 import pytest
@@ -15,11 +14,9 @@ from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from django.db import connection
 
+from tests.needs import in_ci
+
 TIMEOUT = 5.0
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in {"", "0", "false", "no"}
 
 
 def test_redis_answers_ping(redis_url: str) -> None:

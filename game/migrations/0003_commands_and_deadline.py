@@ -69,7 +69,9 @@ class Migration(migrations.Migration):
     operations = [
         migrations.RenameField("matchevent", "request", "command"),
         migrations.AddField(
-            "matchevent", "seat", models.CharField(blank=True, default="", max_length=1),
+            "matchevent",
+            "seat",
+            models.CharField(blank=True, default="", max_length=1),
             preserve_default=False,
         ),
         migrations.AddField("match", "deadline", models.DateTimeField(blank=True, null=True)),

@@ -11,20 +11,19 @@ def forwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0003_commands_and_deadline'),
+        ("game", "0003_commands_and_deadline"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='arrived_a',
+            model_name="match",
+            name="arrived_a",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='match',
-            name='arrived_b',
+            model_name="match",
+            name="arrived_b",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.RunPython(forwards, migrations.RunPython.noop),

@@ -14,7 +14,7 @@ z up), per unit mass (impulses in mm/s). Along one step ΔP the slip directions 
 every quantity moves linearly; the friction of each contact is capped where it would stop that
 contact's slip (3.5 = 1 + 5/2 is a sphere's tangential response at its surface), which turns
 the chatter of an explicit scheme into sticking. `STEPS` steps per phase hold the rebound to
-about 0.1° of a 4,000-step integration (tests/physics/test_physics_cushion.py).
+about 0.1° of a 4,000-step integration (tests/physics/test_physics_laws.py).
 
 Hard impacts. The rigid-cushion model holds while the rubber barely deforms: Mathavan et al.
 tested it up to about 2.5 m/s of normal speed. Beyond that the energetic restitution falls as

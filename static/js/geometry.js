@@ -5,7 +5,7 @@
 // Table coordinates are millimetres with the origin on the centre spot, x to the right as
 // seen from the baulk end, y towards the top cushion.
 
-// Tolerances of rules/table.in_d and rules/geometry.occupied: a point on the line or the arc
+// Tolerances of rules.table.in_d and rules.geometry.occupied: a point on the line or the arc
 // is in the D, and a ball just touching another is refused (tests/test_js_constants.py holds
 // this check equal to the rule).
 const D_EPS = 1e-9;

@@ -63,9 +63,7 @@ def break_off(frame: FrameState, cue: Point, speed: float) -> Found:
     """A break that first hits a red and is no foul (as the live tests' break)."""
     target = (120.0, 1127.65)
     angle = math.atan2(target[1] - cue[1], target[0] - cue[0])
-    return search(
-        frame, frame.striker, around(angle, speed), lambda r, _: not r.foul, cue
-    )
+    return search(frame, frame.striker, around(angle, speed), lambda r, _: not r.foul, cue)
 
 
 def hit_nothing(frame: FrameState, speed: float) -> Found:

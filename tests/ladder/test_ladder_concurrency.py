@@ -22,6 +22,7 @@ from ladder import service
 from ladder.models import HistoryEntry, LadderChallenge, RatedResult
 from ladder.service import LadderError
 from tests.ladder.helpers import accepted, concede, on_ladder, order
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,7 +115,7 @@ def test_two_processes_settle_a_deadline_once(members, main) -> None:
     or cron beside a server): one settles, the other finds it done."""
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
         # Other processes cannot open an in-memory database; CI runs this on PostgreSQL.
-        pytest.skip("needs a database other processes can open (DATABASE_URL)")
+        missing("needs a database other processes can open (DATABASE_URL)")
     ann, ben, cat, dan, *_ = members
     on_ladder(main, ann, ben, cat, dan)
     now = timezone.now()

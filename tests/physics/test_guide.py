@@ -59,8 +59,6 @@ process.stdout.write(JSON.stringify({ predictions, aimed }));
 """
 
 
-
-
 def run_guide(shots: list[dict[str, Any]], searches: list[dict[str, Any]]) -> dict[str, Any]:
     constants = page_constants()
     given = {"table": constants["table"], "physics": constants["physics"]}

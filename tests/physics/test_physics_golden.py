@@ -1,14 +1,15 @@
 """Golden strokes: a break and everyday shots with their full event logs, stored as JSON under
 tests/physics/golden/. Any change to the physics that moves an event shows up here.
 
-Regenerate on purpose (and review the diff) with:
-    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/physics/test_physics_golden.py
+The test only ever reads the committed files. Regenerate them on purpose, then review the
+diff before committing it:
+    make physics-goldens    # .venv/bin/python -m tests.physics.test_physics_golden
 """
 
 from __future__ import annotations
 
 import json
-import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,6 @@ from rules.physics import ShotResult, Strike, simulate
 from tests.physics.shots import GOLDEN
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 
 def record(
@@ -58,9 +58,6 @@ def test_golden_stroke(name: str) -> None:
     balls, strike = GOLDEN[name]
     path = GOLDEN_DIR / f"{name}.json"
     actual = record(balls, strike, simulate(balls, strike))
-    if UPDATE:
-        GOLDEN_DIR.mkdir(exist_ok=True)
-        path.write_text(dump(actual))
     stored = json.loads(path.read_text())
     assert json.loads(dump(actual)) == actual  # the writer round-trips
     assert stored["balls"] == actual["balls"] and stored["strike"] == actual["strike"]
@@ -69,3 +66,16 @@ def test_golden_stroke(name: str) -> None:
     for k, (want, got) in enumerate(zip(stored["events"], actual["events"], strict=False)):
         assert want == got, f"event {k} differs"
     assert len(stored["events"]) == len(actual["events"])
+
+
+def write_all() -> None:
+    """Rewrite every golden file from the physics as it is now (`make physics-goldens`)."""
+    GOLDEN_DIR.mkdir(exist_ok=True)
+    for name, (balls, strike) in sorted(GOLDEN.items()):
+        actual = record(balls, strike, simulate(balls, strike))
+        (GOLDEN_DIR / f"{name}.json").write_text(dump(actual))
+        print(f"wrote {name}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    write_all()

@@ -16,8 +16,13 @@ finite = st.floats(-10.0, 10.0, allow_nan=False, allow_infinity=False)
 point = st.tuples(st.floats(-300.0, 300.0), st.floats(-1400.0, -1084.5))
 command_strategy = st.one_of(
     st.builds(
-        c.Stroke, angle=finite, speed=finite, side=finite, height=finite,
-        nominated=st.none() | st.sampled_from(OBJECT_BALLS), cue_ball=st.none() | point,
+        c.Stroke,
+        angle=finite,
+        speed=finite,
+        side=finite,
+        height=finite,
+        nominated=st.none() | st.sampled_from(OBJECT_BALLS),
+        cue_ball=st.none() | point,
     ),
     st.builds(c.Choose, option=st.sampled_from(["play", "put_back", "replace", "pass"])),
     st.builds(c.Concede, scope=st.sampled_from(["frame", "match"])),

@@ -269,3 +269,94 @@ def test_a_ball_sent_away_from_every_pocket_or_not_moved() -> None:
     side = (10.0, 0.0)
     both = {"red3": rows_from(start, 1.3), "red4": rows_from(side, towards(side, "middle_right"))}
     assert stats.aimed_at_pocket(["red3", "red4"], both)
+
+
+# --- a scorer's sheet ---------------------------------------------------------------------------
+# A best-of-3 match as a scorer writes it down, visit by visit: each figure below the sheet was
+# added up by hand from these lines, not taken from rules.stats. A stroke is a pot worth N ("7"),
+# a missed pot ("x"), a safety ("s"), a foul giving N away ("F4"), or one played at a pocket
+# that ended in a foul ("xF4"); "open:" marks a frame's opening stroke, "clock7" the shot clock.
+SHEET = """
+1 A open:s
+1 B s
+1 A 1 7 1 7 x
+1 B 1 6 xF4
+1 A play
+1 A s
+1 B x
+1 A 1 7 1 7 1 7 1 7 1 7 1 7 1 2 s
+1 B concedes
+2 B open:s
+2 A clock7
+2 B put_back
+2 A x
+2 B 1 7 1 7 1 7 1 7 1 7 1 7 1 7 1 7 1 7 1 7 1 7 1 7 1 7 x
+2 A concedes
+3 A open:1 7 x
+3 B 1 5 s
+3 A concedes match
+"""
+# A: breaks 16 (frame 1), 51 (frame 1), 8 (frame 3); pots 4 + 14 + 2 = 20; attempts
+#    5 + 14 + 1 + 3 = 23 (the opening safety and the safeties are none); one foul, 7 points.
+# B: breaks 7, 104 (frame 2), 6; pots 2 + 26 + 2 = 30; attempts 3 + 1 + 27 + 2 = 33 (the
+#    in-off played at a pocket is one); one foul, 4 points; frames 2 of 3, and the match.
+HAND = {
+    "A": {"frames": (1, 2), "breaks": [(1, 16), (1, 51), (3, 8)], "highest": 51,
+          "fifties": [(1, 51)], "centuries": 0, "average": 25.0, "pots": (20, 23),
+          "fouls": (1, 7), "won": False},
+    "B": {"frames": (2, 1), "breaks": [(1, 7), (2, 104), (3, 6)], "highest": 104,
+          "fifties": [(2, 104)], "centuries": 1, "average": 39.0, "pots": (30, 33),
+          "fouls": (1, 4), "won": True},
+}  # fmt: skip
+
+
+def sheet_acts(sheet: str) -> list[Act]:
+    """The sheet's lines as the acts the server would store (one per stroke or decision)."""
+    acts: list[Act] = []
+    for line in sheet.strip().splitlines():
+        frame_text, seat, *strokes = line.split()
+        frame = int(frame_text)
+        assert seat in ("A", "B")
+        player: Player = "A" if seat == "A" else "B"
+        other: Player = "B" if seat == "A" else "A"
+        for n, word in enumerate(strokes):
+            opening = n == 0 and word.startswith("open:")
+            word = word.removeprefix("open:")
+            if word in ("play", "put_back"):
+                acts.append(Act("choice", player, frame))
+            elif word == "concedes":
+                last = strokes[n + 1 :] == ["match"]
+                acts.append(
+                    Act("concede", player, frame, frame_winner=other,
+                        frame_ended=Termination.CONCEDED, match_winner=other if last else None)
+                )  # fmt: skip
+                break
+            elif word.startswith("clock"):
+                acts.append(Act("shot_clock", player, frame, foul=True, penalty=int(word[5:])))
+            elif "F" in word:
+                aimed, penalty = word.split("F")
+                acts.append(Act("stroke", player, frame, foul=True, penalty=int(penalty),
+                                aimed=aimed == "x", opening=opening))  # fmt: skip
+            elif word in ("x", "s"):
+                acts.append(Act("stroke", player, frame, aimed=word == "x", opening=opening))
+            else:
+                acts.append(
+                    Act("stroke", player, frame, points=int(word), aimed=True, opening=opening)
+                )
+    return acts
+
+
+def test_a_scorers_sheet_adds_up_as_the_scorer_did() -> None:
+    f = stats.figures(sheet_acts(SHEET))
+    assert f.winner == "B"
+    for seat in PLAYERS:
+        mine, hand = f.of(seat), HAND[seat]
+        assert (mine.frames_won, mine.frames_lost) == hand["frames"]
+        assert [(b.frame, b.points) for b in mine.breaks] == hand["breaks"]
+        assert mine.highest_break == hand["highest"]
+        assert [(b.frame, b.points) for b in mine.high_breaks] == hand["fifties"]
+        assert mine.centuries == hand["centuries"]
+        assert mine.average_break == hand["average"]
+        assert (mine.pots, mine.attempts) == hand["pots"]
+        assert (mine.fouls, mine.foul_points) == hand["fouls"]
+        assert mine.won is hand["won"] and mine.won_on_black == 0

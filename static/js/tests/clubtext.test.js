@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { Words, challengeWho, countdown, describeFormat, format, matchFigures } from "../clubtext.js";
 
-// The English catalog as club/text.py makes it (the keys used here; tests/club/test_text.py
+// The English catalog as club/text.py makes it (the keys used here; tests/club/test_club_text.py
 // holds every key the scripts use to the server's catalog).
 const words = new Words({
   best_of: { 1: "best of 1", 3: "best of 3", 5: "best of 5" },
