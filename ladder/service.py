@@ -267,7 +267,7 @@ def _to_play(pk: int, member: User) -> LadderChallenge:
         .first()
     )
     if row is None or member.pk not in (row.challenger_id, row.defender_id):
-        raise LadderError("not_found", "there is no such ladder match of yours")
+        raise LadderError("no_such_match", "there is no such ladder match of yours")
     if (
         row.status != LadderChallenge.Status.ACCEPTED
         or row.play_by is None

@@ -62,7 +62,7 @@ def test_a_ladder_and_its_settings(admin: Client, db: None) -> None:
             "name": "Juniors", "slug": "juniors", "open": "on", "places_above": 2,
             "best_of": 5, "shot_clock": 45, "answer_time": "1 00:00:00",
             "play_time": "3 12:00:00", "default_result": "no_change",
-            "decline_counts_as_loss": "on",
+            "decline_counts_as_loss": "on", "cooldown": "3 00:00:00",
             "rungs-TOTAL_FORMS": 0, "rungs-INITIAL_FORMS": 0,
             "rungs-MIN_NUM_FORMS": 0, "rungs-MAX_NUM_FORMS": 1000,
         },
@@ -72,12 +72,13 @@ def test_a_ladder_and_its_settings(admin: Client, db: None) -> None:
     assert (juniors.places_above, juniors.best_of, juniors.shot_clock) == (2, 5, 45)
     assert str(juniors.answer_time) == "1 day, 0:00:00" and juniors.play_time.days == 3
     assert juniors.default_result == "no_change" and juniors.decline_counts_as_loss
+    assert juniors.cooldown.days == 3
     # "history" is the address of every ladder's history: not a ladder's.
     response = admin.post(
         "/admin/ladder/ladder/add/",
         {"name": "History", "slug": "history", "places_above": 3, "best_of": 3,
          "answer_time": "1 00:00:00", "play_time": "1 00:00:00",
-         "default_result": "challenger_wins", "rungs-TOTAL_FORMS": 0,
+         "default_result": "challenger_wins", "cooldown": "7 00:00:00", "rungs-TOTAL_FORMS": 0,
          "rungs-INITIAL_FORMS": 0},
     )  # fmt: skip
     assert response.status_code == 200 and not Ladder.objects.filter(slug="history").exists()
@@ -183,7 +184,7 @@ def test_the_settings_of_a_ladder_with_members(admin: Client, members, main) -> 
     data: dict[str, Any] = {
         "name": "Club ladder", "slug": "main", "main": "on", "open": "on",
         "places_above": 5, "best_of": 7, "shot_clock": "", "answer_time": "0 12:00:00",
-        "play_time": "14 00:00:00", "default_result": "defender_wins",
+        "play_time": "14 00:00:00", "default_result": "defender_wins", "cooldown": "0",
         "rungs-TOTAL_FORMS": len(rungs), "rungs-INITIAL_FORMS": len(rungs),
         "rungs-MIN_NUM_FORMS": 0, "rungs-MAX_NUM_FORMS": 1000,
     }  # fmt: skip
@@ -195,6 +196,7 @@ def test_the_settings_of_a_ladder_with_members(admin: Client, members, main) -> 
     main.refresh_from_db()
     assert (main.places_above, main.best_of, main.default_result) == (5, 7, "defender_wins")
     assert main.answer_time.total_seconds() == 12 * 3600 and not main.decline_counts_as_loss
+    assert main.cooldown.total_seconds() == 0  # none: the same two may meet again at once
     assert order(main) == ["ann", "ben"]
     html = Client().get("/ladder/").content.decode()
     assert "Best of 7" in html and "answer within 12 hours" in html

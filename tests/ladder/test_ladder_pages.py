@@ -216,9 +216,9 @@ def test_a_ladder_page_costs_the_same_however_long_the_ladder(
     on_ladder(main, *members, *many)
     service.challenge(main.pk, many[5], many[3])
     client.force_login(many[10])
-    # Session and user, the ladder, rungs with ratings, the pending, the other ladders, the
-    # viewer's guest flag, the badge's count.
-    with django_assert_max_num_queries(8):
+    # Session and user, the ladder, rungs with ratings, the pending, the viewer's cool-downs,
+    # the other ladders, the viewer's guest flag, the badge's count.
+    with django_assert_max_num_queries(9):
         html = client.get("/ladder/").content.decode()
     assert len(rungs(html)) == 36
 
@@ -227,6 +227,8 @@ def test_the_history_and_profile_cost_the_same_however_long(
     client: Client, members, main, django_assert_max_num_queries
 ) -> None:
     ann, ben, *_ = members
+    main.cooldown = timedelta(0)  # the same two, again and again
+    main.save()
     on_ladder(main, ann, ben)
     for i in range(6):
         concede(accepted(main, ben, ann), ann, client_id=f"c{i}")
