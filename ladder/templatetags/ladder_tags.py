@@ -9,10 +9,9 @@ from datetime import timedelta
 from typing import Any
 
 from django import template
-from django.utils.translation import gettext, ngettext
-
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from ladder import chart
 from ladder.models import HistoryEntry, LadderChallenge, Rating, RatingChange, Rung

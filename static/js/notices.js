@@ -49,6 +49,8 @@ export class Notices {
       const effect = this.board.notice(msg.challenge);
       if (effect) this.react(effect);
       document.dispatchEvent(new CustomEvent("club:notice", { detail: msg.challenge }));
+    } else if (msg.type === "reminder") {
+      this.remind(msg);
     } else {
       return;
     }
@@ -82,6 +84,18 @@ export class Notices {
         this.toast(row, words.t(mine ? "expired_mine" : "expired_theirs", { name }), {});
       }
     }
+  }
+
+  /** A ladder match's agreed start is near: a toast with the way to the table, the sound
+   * and the desktop notification, as for a challenge. */
+  remind({ challenge, opponent, at }) {
+    const lang = document.documentElement.lang || undefined;
+    const time = new Date(at).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+    const text = this.words.t("reminder", { name: opponent, time });
+    this.toast(challenge, text, { go: challenge.match });
+    this.ring();
+    this.desktop(challenge, text);
+    this.seen.reminded = (this.seen.reminded || 0) + 1;
   }
 
   refresh() {
