@@ -4,6 +4,7 @@ voided; each recorded in the history. Members who are not staff never get in."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from game import service as game_service
+from ladder import service
 from ladder.models import HistoryEntry, Ladder, RatedResult, Rating, Rung
 from tests.ladder.helpers import accepted, concede, on_ladder, order
 
@@ -201,3 +203,32 @@ def test_the_settings_of_a_ladder_with_members(admin: Client, members, main) -> 
     html = Client().get("/ladder/").content.decode()
     assert "Best of 7" in html and "answer within 12 hours" in html
     assert "when a deadline passes, the defender keeps the place" in html
+
+
+def test_organisers_find_flagged_defaults_and_void_them(admin: Client, members, main) -> None:
+    """A match nobody came to, settled by the ladder's rule (the challenger takes the win),
+    is flagged: the history's *flagged* filter lists it, and the void undoes it."""
+    ann, ben, cat, *_ = members
+    on_ladder(main, ann, ben, cat)
+    concede(accepted(main, cat, ben), cat)  # a played result: never flagged
+    match = accepted(main, ben, ann)
+    row = match.ladder_challenge
+    assert row.play_by is not None
+    service.settle_due(row.play_by + timedelta(seconds=1))
+    assert order(main) == ["ben", "ann", "cat"]
+    flagged = HistoryEntry.objects.get(flagged=True)
+    assert (flagged.kind, flagged.how, flagged.member) == ("result", "unplayed", ben)
+    listed = admin.get("/admin/ladder/historyentry/?flagged__exact=1").content.decode()
+    assert f"/admin/ladder/historyentry/{flagged.pk}/change/" in listed
+    played = HistoryEntry.objects.get(how="played")
+    assert f"/admin/ladder/historyentry/{played.pk}/change/" not in listed
+    challenges = admin.get("/admin/ladder/ladderchallenge/?flagged__exact=1").content.decode()
+    assert f"/admin/ladder/ladderchallenge/{row.pk}/change/" in challenges
+    response = admin.post(
+        "/admin/ladder/historyentry/",
+        {"action": "void_results", "_selected_action": [flagged.pk], "note": "nobody came"},
+    )
+    assert response.status_code == 302
+    assert order(main) == ["ann", "ben", "cat"]
+    public = Client().get("/ladder/history/").content.decode()
+    assert 'data-testid="flagged"' in public

@@ -395,3 +395,15 @@ def test_the_ladder_page_says_why_a_member_may_not_be_challenged(members, main) 
     assert "the same two challenge each other again after 7 days" in html
     russian = client.get("/ladder/", headers={"accept-language": "ru"}).content.decode()
     assert "you met lately" not in russian
+
+
+def test_the_history_says_who_did_not_come(members, main) -> None:
+    ann, ben, *_ = members
+    on_ladder(main, ann, ben)
+    match = accepted(main, ben, ann)
+    come(match, ann, "ann-1")
+    service.settle_due(_deadline(row_of(match)))
+    html = Client().get("/ladder/history/").content.decode()
+    assert "ann wins: ben did not come to play" in html and 'data-testid="flagged"' not in html
+    russian = Client().get("/ladder/history/", headers={"accept-language": "ru"})
+    assert "ann побеждает: ben не пришёл играть" in russian.content.decode()
