@@ -3,7 +3,7 @@
 // When the member's own challenge is accepted, the page goes to the table (unless they are
 // playing a match on this page: then a toast says where to go).
 
-import { challengeWho, describeFormat } from "./clubtext.js";
+import { challengeWho, describeFormat, reminderText } from "./clubtext.js";
 import { NoticeBoard } from "./noticeboard.js";
 
 const SOUND_KEY = "club.sound";
@@ -88,10 +88,9 @@ export class Notices {
 
   /** A ladder match's agreed start is near: a toast with the way to the table, the sound
    * and the desktop notification, as for a challenge. */
-  remind({ challenge, opponent, at }) {
-    const lang = document.documentElement.lang || undefined;
-    const time = new Date(at).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
-    const text = this.words.t("reminder", { name: opponent, time });
+  remind(msg) {
+    const { challenge } = msg;
+    const text = reminderText(msg, this.words, document.documentElement.lang || undefined);
     this.toast(challenge, text, { go: challenge.match });
     this.ring();
     this.desktop(challenge, text);
