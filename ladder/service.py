@@ -503,14 +503,15 @@ def _remind(now: datetime, limit: int) -> tuple[int, ...]:
         status=LadderChallenge.Status.ACCEPTED, reminded=False,
         start_at__gt=now, start_at__lte=now + rules.REMIND_BEFORE,
     ).order_by("start_at", "pk")  # fmt: skip
-    told = []
-    for pk, start in near.values_list("pk", "start_at")[:limit]:
-        marked = LadderChallenge.objects.filter(
+
+    def mark(pk: int, start: datetime) -> int:
+        return LadderChallenge.objects.filter(
             pk=pk, status=LadderChallenge.Status.ACCEPTED, start_at=start, reminded=False
         ).update(reminded=True)
-        if marked:
-            told.append(pk)
-    return tuple(told)
+
+    return tuple(
+        pk for pk, start in near.values_list("pk", "start_at")[:limit] if _busy(mark, pk, start)
+    )
 
 
 def _watch(now: datetime, limit: int) -> tuple[int, ...]:
@@ -539,11 +540,16 @@ def _watch(now: datetime, limit: int) -> tuple[int, ...]:
             by_role = by_role[::-1]
         roles = zip(("challenger", "defender"), by_role, waited, strict=True)
         fields = {f"{role}_waited": True for role, there, already in roles if there and not already}
-        if fields and LadderChallenge.objects.filter(
-            pk=pk, status=LadderChallenge.Status.ACCEPTED, start_at=start
-        ).update(**fields):
+        if fields and _busy(_record_waiting, pk, start, fields):
             seen.append(pk)
     return tuple(seen)
+
+
+def _record_waiting(pk: int, start: datetime, fields: dict[str, bool]) -> int:
+    """Record who was seen waiting, if the agreed time is still the one they waited for."""
+    return LadderChallenge.objects.filter(
+        pk=pk, status=LadderChallenge.Status.ACCEPTED, start_at=start
+    ).update(**fields)
 
 
 DEADLOCK_RETRIES = 3

@@ -2,8 +2,8 @@
 lower one challenges the one above from the ladder page, who is told at once and accepts; they
 play a best-of-1 ladder match, which the defender concedes; the ladder page shows the two
 swapped and both ratings moved, the match's page and the profile say so too. Before playing,
-the two agree a start time on the match page. Every page under
-the site's Content-Security-Policy, with no violation."""
+the two agree a start time on the match page. Every page under the site's
+Content-Security-Policy, with no violation."""
 
 from __future__ import annotations
 
