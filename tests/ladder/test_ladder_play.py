@@ -407,3 +407,19 @@ def test_the_history_says_who_did_not_come(members, main) -> None:
     assert "ann wins: ben did not come to play" in html and 'data-testid="flagged"' not in html
     russian = Client().get("/ladder/history/", headers={"accept-language": "ru"})
     assert "ann побеждает: неявка ben" in russian.content.decode()
+
+
+def test_a_challenge_in_the_cool_down_is_refused_in_words(members, main) -> None:
+    ann, ben, *_ = members
+    on_ladder(main, ann, ben)
+    concede(accepted(main, ben, ann), ben)  # ann keeps 1st: they met
+    client = Client()
+    client.force_login(ben)
+    response = client.post(f"/ladder/{main.slug}/challenge/", {"defender": "ann"})
+    assert response.status_code == 409
+    assert "met on this ladder lately" in response.content.decode()
+    russian = client.post(
+        f"/ladder/{main.slug}/challenge/", {"defender": "ann"}, headers={"accept-language": "ru"}
+    )
+    assert russian.status_code == 409 and "недавно встречались" in russian.content.decode()
+    assert LadderChallenge.objects.count() == 1  # nothing made
