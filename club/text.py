@@ -46,6 +46,7 @@ def catalog() -> dict[str, str | dict[str, str]]:
         "expires_in": gettext("expires in %(time)s"),
         "watching": gettext("%(n)s watching"),
         "break": gettext("break %(n)s"),
+        "reminder": gettext("Your ladder match with %(name)s starts at %(time)s"),
         "go": gettext("Go to the table"),
         "connecting": gettext("Connecting…"),
         "live": gettext("Live"),

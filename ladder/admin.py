@@ -190,10 +190,16 @@ class ReadOnly(_Admin):
 
 @admin.register(HistoryEntry)
 class HistoryEntryAdmin(ReadOnly):
+    """The history; *flagged*: an unplayed match the ladder's default rule settled because
+    neither or both players came (rules.ladder.unplayed), for an organiser to look at and,
+    if it should not stand, void."""
+
     action_form = NoteForm
     actions = ("void_results",)
-    list_display = ("at", "ladder", "kind", "member", "other", "how", "match_id", "voided", "by")
-    list_filter = ("ladder", "kind", "voided")
+    list_display = (
+        "at", "ladder", "kind", "member", "other", "how", "match_id", "flagged", "voided", "by",
+    )  # fmt: skip
+    list_filter = ("flagged", "ladder", "kind", "voided")
     search_fields = ("member__username", "other__username")
     list_select_related = ("ladder", "member", "other", "by")
 
@@ -232,9 +238,9 @@ class RatedResultAdmin(ReadOnly):
 class LadderChallengeAdmin(ReadOnly):
     list_display = (
         "created", "ladder", "challenger", "defender", "status", "outcome", "winner",
-        "answer_by", "play_by", "match_id",
+        "answer_by", "play_by", "start_at", "absent", "flagged", "match_id",
     )  # fmt: skip
-    list_filter = ("ladder", "status", "outcome")
+    list_filter = ("flagged", "ladder", "status", "outcome")
     list_select_related = ("ladder", "challenger", "defender", "winner")
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import ratings
 from rules.challenges import BEST_OF, SHOT_CLOCKS
-from rules.ladder import PLACES_ABOVE, DefaultRule
+from rules.ladder import COOLDOWN, PLACES_ABOVE, Absent, DefaultRule
 
 RESERVED_SLUGS = ("history",)  # /ladder/history/ is every ladder's history
 
@@ -36,6 +36,11 @@ def _not_reserved(slug: str) -> None:
 def _positive(value: timedelta) -> None:
     if value <= timedelta(0):
         raise ValidationError(_("A time must be longer than nothing."))
+
+
+def _not_negative(value: timedelta) -> None:
+    if value < timedelta(0):
+        raise ValidationError(_("A time cannot be negative."))
 
 
 class Ladder(models.Model):
@@ -88,6 +93,15 @@ class Ladder(models.Model):
         help_text=_("An unanswered challenge, or a match not played by its deadline."),
     )
     decline_counts_as_loss = models.BooleanField(_("declining counts as a loss"), default=False)
+    cooldown = models.DurationField(
+        _("cool-down between two members"),
+        default=COOLDOWN,
+        validators=[_not_negative],
+        help_text=_(
+            "After a result, a decline or a withdrawal, how long neither of the two may "
+            "challenge the other (0 for none)."
+        ),
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -144,6 +158,7 @@ class LadderChallenge(models.Model):
         DECLINED = "declined", _("declined")
         UNANSWERED = "unanswered", _("not answered in time")
         UNPLAYED = "unplayed", _("not played in time")
+        NO_SHOW = "no_show", _("not played: a player did not come")
         WITHDRAWN = "withdrawn", _("withdrawn")
         CANCELLED = "cancelled", _("cancelled by an organiser")
 
@@ -177,6 +192,24 @@ class LadderChallenge(models.Model):
     answer_by = models.DateTimeField()  # the club's challenge expires then
     play_by = models.DateTimeField(null=True, blank=True)  # set on acceptance
     settled = models.DateTimeField(null=True, blank=True)
+    # The start time both players agreed (inside the play-by window), and a proposal waiting
+    # for the other player's word (it replaces the agreed time only when accepted).
+    start_at = models.DateTimeField(_("agreed start"), null=True, blank=True)
+    proposed_start = models.DateTimeField(null=True, blank=True)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reminded = models.BooleanField(default=False)  # both told that the agreed start is near
+    # Seen at the table by a settling pass in the agreed start's waiting window
+    # (rules.ladder.waiting_window).
+    challenger_waited = models.BooleanField(default=False)
+    defender_waited = models.BooleanField(default=False)
+    # An unplayed match: who did not come (rules.ladder.Absent), and whether the ladder's
+    # default rule decided it (neither or both came): an organiser should look.
+    absent = models.CharField(
+        max_length=16, choices=[(a.value, a.value) for a in Absent], blank=True
+    )
+    flagged = models.BooleanField(_("flagged"), default=False)
 
     class Meta:
         ordering = ["-created", "-pk"]
@@ -185,6 +218,7 @@ class LadderChallenge(models.Model):
         indexes = [
             models.Index(fields=["status", "answer_by"], name="ladder_waiting_by_deadline"),
             models.Index(fields=["status", "play_by"], name="ladder_accepted_by_deadline"),
+            models.Index(fields=["status", "start_at"], name="ladder_accepted_by_start"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -240,6 +274,8 @@ class HistoryEntry(models.Model):
     )
     note = models.CharField(max_length=200, blank=True)
     voided = models.BooleanField(default=False)  # a result an organiser voided
+    # Settled by the ladder's default rule because neither or both players came: to look at.
+    flagged = models.BooleanField(_("flagged"), default=False)
     voids = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
     )

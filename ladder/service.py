@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -41,6 +41,7 @@ from club import service as club_service
 from club.lobby import is_guest
 from club.models import Challenge
 from club.service import ClubError, News
+from game import service as game_service
 from game.models import Match
 from ladder.models import (
     HistoryEntry,
@@ -88,6 +89,8 @@ class Settled:
     challenges: tuple[int, ...] = ()  # ladder challenges settled (or whose result it applied)
     rated: tuple[int, ...] = ()  # rated friendlies it rated (missed at their end)
     news: News = field(default_factory=News)
+    reminders: tuple[int, ...] = ()  # ladder challenges whose agreed start is near: tell both
+    waited: tuple[int, ...] = ()  # ladder challenges where it saw a player waiting at the start
 
     def __bool__(self) -> bool:
         return bool(self.challenges or self.rated)
@@ -178,8 +181,11 @@ def challenge(
             ladder, rungs = _locked(ladder_id)
             order = _order(rungs)
             busy = {r.member_id for r in rungs if r.engaged_id is not None}
+            cooling = cooling_down(ladder, challenger.pk, now)
             try:
-                rules.check_challenge(order, challenger.pk, defender.pk, busy, ladder.places_above)
+                rules.check_challenge(
+                    order, challenger.pk, defender.pk, busy, ladder.places_above, cooling
+                )
             except IllegalRequest as exc:
                 raise _refused(exc) from None
             row = LadderChallenge.objects.create(
@@ -198,6 +204,29 @@ def challenge(
     except OperationalError:
         raise LadderError("busy", "the club is busy; try again") from None
     return Done(row, made.news)
+
+
+def cooling_down(ladder: Ladder, member: int, now: datetime) -> dict[int, datetime]:
+    """The members in a cool-down with `member` on this ladder, and until when
+    (`rules.ladder.cooling`): their latest challenge between the two was settled by a result
+    (played or by default), a decline or a withdrawal less than `cooldown` ago. One query."""
+    if ladder.cooldown <= timedelta(0):
+        return {}
+    met = (
+        LadderChallenge.objects.filter(
+            Q(challenger_id=member) | Q(defender_id=member),
+            ladder=ladder, status=LadderChallenge.Status.SETTLED,
+            settled__gt=now - ladder.cooldown,
+        )
+        .exclude(outcome=Outcome.CANCELLED)  # an organiser's removal is nobody's meeting
+        .values_list("challenger_id", "defender_id", "settled")
+    )  # fmt: skip
+    last: dict[int, datetime] = {}
+    for a, b, at in met:
+        other = b if a == member else a
+        if at is not None and (other not in last or at > last[other]):
+            last[other] = at
+    return rules.cooling(last, now, ladder.cooldown)
 
 
 def on_answered(challenge: Challenge, answer: str, match: Match | None, now: datetime) -> None:
@@ -227,6 +256,86 @@ def on_answered(challenge: Challenge, answer: str, match: Match | None, now: dat
         _settle(row, Outcome.WITHDRAWN, None, now, record=False)
 
 
+# --- the start time ------------------------------------------------------------------------------
+def _to_play(pk: int, member: User) -> LadderChallenge:
+    """The ladder match `pk` of `member`, its row locked; others' are not found (nobody
+    learns from a refusal what another pair arranged)."""
+    row = (
+        LadderChallenge.objects.select_for_update(of=("self",))
+        .select_related("match")
+        .filter(pk=pk)
+        .first()
+    )
+    if row is None or member.pk not in (row.challenger_id, row.defender_id):
+        raise LadderError("no_such_match", "there is no such ladder match of yours")
+    if (
+        row.status != LadderChallenge.Status.ACCEPTED
+        or row.play_by is None
+        or row.match is None
+        or row.match.status != Match.Status.LIVE
+    ):
+        raise LadderError("not_to_be_played", "this ladder match is not waiting to be played")
+    return row
+
+
+def propose_start(
+    pk: int, member: User, at: datetime, now: datetime | None = None
+) -> LadderChallenge:
+    """One of the two players proposes a start time inside the play-by window
+    (`rules.ladder.check_start`); the other accepts it or proposes another. The agreed time,
+    if any, stands until a new one is accepted. Proposing the very time the other proposed
+    agrees to it."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = _to_play(pk, member)
+        assert row.play_by is not None
+        try:
+            rules.check_start(at, now, row.play_by)
+        except IllegalRequest as exc:
+            raise _refused(exc) from None
+        if row.proposed_start == at and row.proposed_by_id not in (None, member.pk):
+            return _agree(row, at)
+        row.proposed_start, row.proposed_by = at, member
+        row.save(update_fields=["proposed_start", "proposed_by"])
+    return row
+
+
+def accept_start(
+    pk: int, member: User, at: datetime, now: datetime | None = None
+) -> LadderChallenge:
+    """The other player accepts the proposed start time `at` (the one their page showed: a
+    proposal changed meanwhile is refused, `proposal_changed`)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = _to_play(pk, member)
+        assert row.play_by is not None
+        if row.proposed_start is None:
+            raise LadderError("no_proposal", "no start time is proposed")
+        if row.proposed_by_id == member.pk:
+            raise LadderError("own_proposal", "the other player accepts a proposal")
+        if row.proposed_start != at:
+            raise LadderError("proposal_changed", "the proposal changed meanwhile")
+        try:
+            rules.check_start(at, now, row.play_by)
+        except IllegalRequest as exc:
+            raise _refused(exc) from None
+        return _agree(row, at)
+
+
+def _agree(row: LadderChallenge, at: datetime) -> LadderChallenge:
+    """Both agreed on `at`: the start time from now on (who waited at an earlier one no longer
+    counts; the reminder is due again)."""
+    row.start_at, row.proposed_start, row.proposed_by = at, None, None
+    row.reminded = row.challenger_waited = row.defender_waited = False
+    row.save(
+        update_fields=[
+            "start_at", "proposed_start", "proposed_by", "reminded", "challenger_waited",
+            "defender_waited",
+        ]
+    )  # fmt: skip
+    return row
+
+
 def _settle(
     row: LadderChallenge,
     outcome: str,
@@ -234,13 +343,17 @@ def _settle(
     now: datetime,
     match: Match | None = None,
     record: bool = True,
+    absent: str = "",
+    flagged: bool = False,
 ) -> HistoryEntry | None:
     """Settle a ladder challenge once (the caller holds its row): the result moves the
-    positions by the rules, both parties are free again, and the history says so. Returns
-    the entry, or None if it was settled already (elsewhere, first)."""
+    positions by the rules, both parties are free again, and the history says so (`absent`,
+    `flagged`: an unplayed match's no-show, `rules.ladder.unplayed`). Returns the entry, or
+    None if it was settled already (elsewhere, first)."""
     updated = LadderChallenge.objects.filter(pk=row.pk, status=row.status).update(
-        status=LadderChallenge.Status.SETTLED, outcome=outcome, winner_id=winner, settled=now
-    )
+        status=LadderChallenge.Status.SETTLED, outcome=outcome, winner_id=winner, settled=now,
+        absent=absent, flagged=flagged,
+    )  # fmt: skip
     if not updated:
         return None
     ladder, rungs = _locked(row.ladder_id)
@@ -267,7 +380,7 @@ def _settle(
         member_id=first, other_id=second, member_from=_place(before, first),
         member_to=_place(order, first), other_from=_place(before, second),
         other_to=_place(order, second), how=outcome, challenge=row,
-        match=match or row.match,
+        match=match or row.match, flagged=flagged,
     )  # fmt: skip
 
 
@@ -377,7 +490,66 @@ def settle_due(now: datetime | None = None, limit: int = 100) -> Settled:
         ladder_challenge__isnull=True,
     ).order_by("created", "pk")  # fmt: skip
     rated = [m for m in friendlies.values_list("pk", flat=True)[:limit] if _rate_missed(m, now)]
-    return Settled(tuple(settled), tuple(rated), News(tuple(challenges)))
+    return Settled(
+        tuple(settled), tuple(rated), News(tuple(challenges)), _remind(now, limit),
+        _watch(now, limit),
+    )  # fmt: skip
+
+
+def _remind(now: datetime, limit: int) -> tuple[int, ...]:
+    """The ladder matches whose agreed start is `REMIND_BEFORE` away or less (and not past),
+    each marked reminded once (a conditional write: one process tells them)."""
+    near = LadderChallenge.objects.filter(
+        status=LadderChallenge.Status.ACCEPTED, reminded=False,
+        start_at__gt=now, start_at__lte=now + rules.REMIND_BEFORE,
+    ).order_by("start_at", "pk")  # fmt: skip
+
+    def mark(pk: int, start: datetime) -> int:
+        return LadderChallenge.objects.filter(
+            pk=pk, status=LadderChallenge.Status.ACCEPTED, start_at=start, reminded=False
+        ).update(reminded=True)
+
+    return tuple(
+        pk for pk, start in near.values_list("pk", "start_at")[:limit] if _busy(mark, pk, start)
+    )
+
+
+def _watch(now: datetime, limit: int) -> tuple[int, ...]:
+    """Who is at the table in the agreed start's waiting window (`rules.ladder.waiting_window`):
+    each pass looks at the match's presence and records a player it sees there as having
+    waited (a flag that is only ever set; every process may write it)."""
+    watched = LadderChallenge.objects.filter(
+        status=LadderChallenge.Status.ACCEPTED, start_at__lte=now,
+        start_at__gte=now - rules.WAIT_AT_START, match__status=Match.Status.LIVE,
+    ).order_by("start_at", "pk")  # fmt: skip
+    rows = list(
+        watched.values_list(
+            "pk", "match_id", "match__player_a_id", "challenger_id", "start_at",
+            "challenger_waited", "defender_waited",
+        )[:limit]
+    )  # fmt: skip
+    if not rows:
+        return ()
+    seen = []
+    presences = game_service.presences([r[1] for r in rows])
+    for row, presence in zip(rows, presences, strict=True):
+        pk, _, player_a, challenger, start, *waited = row
+        online = {seat: p.online for seat, p in presence.players.items()}
+        by_role = (online["A"], online["B"])
+        if player_a != challenger:
+            by_role = by_role[::-1]
+        roles = zip(("challenger", "defender"), by_role, waited, strict=True)
+        fields = {f"{role}_waited": True for role, there, already in roles if there and not already}
+        if fields and _busy(_record_waiting, pk, start, fields):
+            seen.append(pk)
+    return tuple(seen)
+
+
+def _record_waiting(pk: int, start: datetime, fields: dict[str, bool]) -> int:
+    """Record who was seen waiting, if the agreed time is still the one they waited for."""
+    return LadderChallenge.objects.filter(
+        pk=pk, status=LadderChallenge.Status.ACCEPTED, start_at=start
+    ).update(**fields)
 
 
 DEADLOCK_RETRIES = 3
@@ -452,11 +624,30 @@ def _settle_accepted(pk: int, match_id: int, now: datetime) -> bool:
                 return True
             if row.play_by is None or row.play_by > now:
                 return False
-            rule = DefaultRule(row.ladder.default_result)
-            winner = rules.default_winner(rule, row.challenger_id, row.defender_id)
-            return _settle(row, Outcome.UNPLAYED, winner, now, match=match) is not None
+            decided = _unplayed(row, match)
+            outcome = Outcome.UNPLAYED if decided.flagged else Outcome.NO_SHOW
+            entry = _settle(
+                row, outcome, decided.winner, now, match=match, absent=decided.absent.value,
+                flagged=decided.flagged,
+            )  # fmt: skip
+            return entry is not None
 
     return _busy(run)
+
+
+def _unplayed(row: LadderChallenge, match: Match) -> rules.Unplayed:
+    """How an unplayed match is settled (`rules.ladder.unplayed`): who came, at the agreed
+    start (seen by the settling passes, or arrived in its waiting window) or, without one,
+    at all (`Match.arrived_a`, `arrived_b`)."""
+    arrived_c, arrived_d = match.arrived_a, match.arrived_b
+    if match.player_a_id != row.challenger_id:
+        arrived_c, arrived_d = arrived_d, arrived_c
+    start = row.start_at
+    return rules.unplayed(
+        DefaultRule(row.ladder.default_result), row.challenger_id, row.defender_id,
+        rules.came(start, row.challenger_waited, arrived_c),
+        rules.came(start, row.defender_waited, arrived_d),
+    )  # fmt: skip
 
 
 def _rate_missed(match_id: int, now: datetime) -> bool:

@@ -11,8 +11,10 @@ with their members and ratings in one, the pending challenges in another.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -20,6 +22,8 @@ from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
@@ -33,8 +37,8 @@ from rules import ladder as rules
 
 HISTORY_PER_PAGE = 50
 
-_STATUS = {"not_found": 404, "members_only": 403, "closed": 403, "rate_limited": 429,
-           "too_many_waiting": 429}  # fmt: skip
+_STATUS = {"not_found": 404, "no_such_match": 404, "bad_start": 400, "members_only": 403,
+           "closed": 403, "rate_limited": 429, "too_many_waiting": 429}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,7 @@ class Row:
     rd: float | None
     challengeable: bool  # the viewer may challenge this member now
     opponent: str | None  # whom they are engaged with, if anyone
+    cooling_until: datetime | None = None  # the viewer and this member met lately: until when
 
 
 def _ladder(slug: str | None) -> Ladder | None:
@@ -86,14 +91,15 @@ def ladder_page(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     me = user.pk if isinstance(user, User) and user.is_authenticated else None
     order = tuple(r.member_id for r in rungs)
     busy = {r.member_id for r in rungs if r.engaged_id is not None}
-    may = set(rules.challengeable(order, me, busy, ladder.places_above)) if me else set()
+    cooling = service.cooling_down(ladder, me, timezone.now()) if me else {}
+    may = set(rules.challengeable(order, me, busy, ladder.places_above, cooling)) if me else set()
     rows = []
     for rung in rungs:
         rating = getattr(rung.member, "rating", None)
         rows.append(
             Row(
                 rung, rating.rating if rating else None, rating.rd if rating else None,
-                rung.member_id in may, opponents.get(rung.member_id),
+                rung.member_id in may, opponents.get(rung.member_id), cooling.get(rung.member_id),
             )
         )  # fmt: skip
     context: dict[str, Any] = {
@@ -161,3 +167,58 @@ def challenge(request: HttpRequest, slug: str) -> HttpResponse:
     announce_now(done.news)
     assert done.challenge is not None
     return redirect("challenge", challenge_id=done.challenge.challenge_id)
+
+
+class StartForm(forms.Form):
+    """A start time: from the page's date-and-time field (in the site's time zone) or, to
+    accept a proposal, the proposal's own ISO time."""
+
+    at = forms.DateTimeField()
+
+
+def _start_time(request: HttpRequest) -> datetime | None:
+    form = StartForm(request.POST)
+    return form.cleaned_data["at"] if form.is_valid() else None
+
+
+def _back_to(request: HttpRequest, row: LadderChallenge) -> HttpResponse:
+    """Where the form was (a safe, same-site `next`), else the match's page."""
+    target = str(request.POST.get("next", ""))
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return redirect(target)
+    return redirect("match", match_id=row.match_id)
+
+
+@login_required
+@require_POST
+def propose_start(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """One of the two players proposes a start time for their ladder match."""
+    at = _start_time(request)
+    if at is None:
+        return _refusal(request, LadderError("bad_start", "no start time given"))
+    try:
+        row = service.propose_start(challenge_id, _member(request), at)
+    except LadderError as exc:
+        return _refusal(request, exc)
+    if row.start_at == at and row.proposed_start is None:
+        messages.success(request, gettext("You both proposed that time: it is agreed."))
+    else:
+        messages.success(
+            request, gettext("Proposed; the other player accepts it or proposes another.")
+        )
+    return _back_to(request, row)
+
+
+@login_required
+@require_POST
+def accept_start(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """The other player accepts the proposed start time (the one their page showed)."""
+    at = _start_time(request)
+    if at is None:
+        return _refusal(request, LadderError("bad_start", "no start time given"))
+    try:
+        row = service.accept_start(challenge_id, _member(request), at)
+    except LadderError as exc:
+        return _refusal(request, exc)
+    messages.success(request, gettext("The start time is agreed."))
+    return _back_to(request, row)

@@ -15,6 +15,14 @@ is an `IllegalRequest` whose code the pages show (`ladder/text.py`).
 - A challenge not answered in time, or a match not played by its deadline, is settled by the
   ladder's `DefaultRule` (default: the challenger takes the win); a declined challenge is a loss
   for the defender if the ladder says so, and otherwise changes nothing.
+- Between the same two members, a challenge settled by a result, a decline or a withdrawal
+  starts the ladder's cool-down (7 days by default): neither may challenge the other on that
+  ladder until it ends (`cooling`, `check_challenge`'s `cooling`).
+- A match may get an agreed start time inside its play-by window (`check_start`). When the
+  window closes without a result, the default never rewards absence (`unplayed`): it goes
+  against the player who did not come when the other did (at the agreed time, or, without
+  one, at all); when neither or both came, the ladder's `DefaultRule` applies, flagged for
+  the organisers.
 - New members join at the bottom; an organiser may move a member to a position (everyone in
   between shifts by one) or remove them (everyone below moves up one).
 
@@ -25,8 +33,9 @@ result is replaying without it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from rules.errors import IllegalRequest
@@ -35,6 +44,12 @@ Order = tuple[int, ...]  # member ids, position 1 first
 
 PLACES_ABOVE = 3  # the default challenge range
 FORM_LENGTH = 5  # results shown as a member's form, latest first
+COOLDOWN = timedelta(days=7)  # the default cool-down between the same two members
+# A player counts as having come at the agreed start time if they were at the table at some
+# moment from that time to this long after it; so an agreed time must leave this much of the
+# play-by window after it.
+WAIT_AT_START = timedelta(minutes=10)
+REMIND_BEFORE = timedelta(minutes=15)  # both players are told this long before the start
 
 
 class DefaultRule(StrEnum):
@@ -55,21 +70,40 @@ def position(order: Sequence[int], member: int) -> int:
 
 
 def challengeable(
-    order: Sequence[int], challenger: int, busy: Collection[int], places_above: int
+    order: Sequence[int],
+    challenger: int,
+    busy: Collection[int],
+    places_above: int,
+    cooling: Collection[int] = (),
 ) -> tuple[int, ...]:
     """Whom `challenger` may challenge now, nearest first (empty if they are busy or not on
-    the ladder)."""
+    the ladder); `cooling`: the members in a cool-down with the challenger (`cooling`)."""
     if challenger not in order or challenger in busy:
         return ()
     mine = order.index(challenger)
     above = order[max(0, mine - places_above) : mine]
-    return tuple(m for m in reversed(above) if m not in busy)
+    return tuple(m for m in reversed(above) if m not in busy and m not in cooling)
+
+
+def cooling(
+    last_met: Mapping[int, datetime], now: datetime, cooldown: timedelta
+) -> dict[int, datetime]:
+    """The members a member may neither challenge nor be challenged by now, and until when:
+    `last_met` maps each other member to when their latest challenge between the two was
+    settled by a result (played or by default), a decline or a withdrawal."""
+    return {m: at + cooldown for m, at in last_met.items() if at + cooldown > now}
 
 
 def check_challenge(
-    order: Sequence[int], challenger: int, defender: int, busy: Collection[int], places_above: int
+    order: Sequence[int],
+    challenger: int,
+    defender: int,
+    busy: Collection[int],
+    places_above: int,
+    cooling: Collection[int] = (),
 ) -> None:
-    """May `challenger` challenge `defender` now? Raises `IllegalRequest` if not."""
+    """May `challenger` challenge `defender` now? Raises `IllegalRequest` if not. `cooling`:
+    the members in a cool-down with the challenger (`cooling`)."""
     if challenger == defender:
         raise IllegalRequest("same_player", "nobody can challenge themselves")
     if challenger not in order:
@@ -87,6 +121,10 @@ def check_challenge(
         raise IllegalRequest("busy", "you have a ladder challenge or match to settle first")
     if defender in busy:
         raise IllegalRequest("defender_busy", f"member {defender} has a challenge to settle")
+    if defender in cooling:
+        raise IllegalRequest(
+            "cooling_down", f"members {challenger} and {defender} met on this ladder lately"
+        )
 
 
 # --- changing an order -------------------------------------------------------------------------
@@ -136,6 +174,65 @@ def default_winner(rule: DefaultRule, challenger: int, defender: int) -> int | N
 def declined_winner(counts_as_loss: bool, challenger: int) -> int | None:
     """A declined challenge: the challenger wins if the ladder counts a refusal as a loss."""
     return challenger if counts_as_loss else None
+
+
+# --- the start time and the absent -------------------------------------------------------------
+def check_start(at: datetime, now: datetime, play_by: datetime) -> None:
+    """May a start time `at` be proposed (or accepted) now for a match to be played by
+    `play_by`? It lies ahead, and leaves `WAIT_AT_START` of the window after it (the time in
+    which each player's coming is recorded)."""
+    if at < now:
+        raise IllegalRequest("start_passed", "a start time lies ahead")
+    if at + WAIT_AT_START > play_by:
+        raise IllegalRequest(
+            "start_outside_window", f"a start time leaves {WAIT_AT_START} before {play_by}"
+        )
+
+
+def waiting_window(start: datetime) -> tuple[datetime, datetime]:
+    """From when until when a player at the table counts as having come at `start`."""
+    return start, start + WAIT_AT_START
+
+
+def came(start: datetime | None, seen_at_start: bool, arrived: datetime | None) -> bool:
+    """Did a player come? With an agreed start time: they were seen at the table in its
+    `waiting_window` (by the settling passes), or first arrived inside it. Without one: they
+    arrived at the table at all."""
+    if start is None:
+        return arrived is not None
+    begin, end = waiting_window(start)
+    return seen_at_start or (arrived is not None and begin <= arrived <= end)
+
+
+class Absent(StrEnum):
+    """Who did not come to an unplayed match."""
+
+    CHALLENGER = "challenger"
+    DEFENDER = "defender"
+    NEITHER = "neither"  # both came (and still no result)
+    BOTH = "both"  # neither came
+
+
+@dataclass(frozen=True, slots=True)
+class Unplayed:
+    """How a match not played by its deadline is settled."""
+
+    winner: int | None
+    absent: Absent
+    flagged: bool  # the ladder's default rule decided it: an organiser should look
+
+
+def unplayed(
+    rule: DefaultRule, challenger: int, defender: int, challenger_came: bool, defender_came: bool
+) -> Unplayed:
+    """A default never rewards absence: the player who came wins against the one who did not;
+    when both or neither came, the ladder's rule decides, flagged for the organisers."""
+    if challenger_came and not defender_came:
+        return Unplayed(challenger, Absent.DEFENDER, False)
+    if defender_came and not challenger_came:
+        return Unplayed(defender, Absent.CHALLENGER, False)
+    absent = Absent.NEITHER if challenger_came else Absent.BOTH
+    return Unplayed(default_winner(rule, challenger, defender), absent, True)
 
 
 # --- the history ---------------------------------------------------------------------------------

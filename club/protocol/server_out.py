@@ -102,6 +102,17 @@ class Notice(_Out):
     challenge: ChallengeRow
 
 
+class Reminder(_Out):
+    """Your ladder match's agreed start is near: sent once to both players' sockets, a quarter
+    of an hour ahead (`rules.ladder.REMIND_BEFORE`), by the ladder's settling job
+    (ladder/jobs.py). `challenge`'s `match` is the table."""
+
+    type: Literal["reminder"] = "reminder"
+    challenge: ChallengeRow
+    opponent: str
+    at: datetime  # the agreed start
+
+
 class Error(_Out):
     type: Literal["error"] = "error"
     code: str
@@ -113,5 +124,6 @@ class Pong(_Out):
 
 
 SCHEMAS: dict[str, type[_Out]] = {
-    "welcome": Welcome, "update": Update, "notice": Notice, "error": Error, "pong": Pong,
+    "welcome": Welcome, "update": Update, "notice": Notice, "reminder": Reminder,
+    "error": Error, "pong": Pong,
 }  # fmt: skip

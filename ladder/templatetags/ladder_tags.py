@@ -9,10 +9,13 @@ from datetime import timedelta
 from typing import Any
 
 from django import template
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from ladder import chart
-from ladder.models import HistoryEntry, Rating, RatingChange, Rung
+from ladder.models import HistoryEntry, LadderChallenge, Rating, RatingChange, Rung
+from rules.ladder import WAIT_AT_START
 
 register = template.Library()
 
@@ -54,6 +57,44 @@ def member_standing(member: Any) -> dict[str, Any]:
     latest.reverse()
     drawn = chart.chart(latest[0][1], [(at, after) for at, _, after in latest]) if latest else None
     return {"rating": rating, "rungs": rungs, "chart": drawn}
+
+
+@register.simple_tag
+def ladder_start(match: Any, viewer: Any) -> dict[str, Any] | None:
+    """A live ladder match's start time (the match page, templates/match.html): agreed, or
+    proposed, and whether the viewer is one of the two players (who propose and accept).
+    None for any other match. One query."""
+    row = (
+        LadderChallenge.objects.filter(match=match, status=LadderChallenge.Status.ACCEPTED)
+        .select_related("challenger", "defender", "proposed_by")
+        .first()
+    )
+    if row is None or row.play_by is None:
+        return None
+    me = viewer.pk if getattr(viewer, "is_authenticated", False) else None
+    player = me is not None and me in (row.challenger_id, row.defender_id)
+    return {
+        "row": row,
+        "player": player,
+        "can_accept": player and row.proposed_start is not None and row.proposed_by_id != me,
+        "earliest": timezone.localtime(),
+        "latest": timezone.localtime(row.play_by - WAIT_AT_START),
+    }
+
+
+@register.simple_tag
+def ladder_to_play(member: Any) -> list[LadderChallenge]:
+    """A member's ladder matches still to be played, with their agreed or proposed start
+    times (the lobby and the profile). One query."""
+    if not getattr(member, "is_authenticated", False):
+        return []
+    return list(
+        LadderChallenge.objects.filter(
+            Q(challenger=member) | Q(defender=member), status=LadderChallenge.Status.ACCEPTED
+        )
+        .select_related("ladder", "challenger", "defender", "proposed_by")
+        .order_by("play_by", "pk")
+    )
 
 
 @register.filter

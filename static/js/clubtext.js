@@ -66,3 +66,10 @@ export function matchFigures(row, words) {
     format: describeFormat(row, words),
   };
 }
+
+/** A ladder match's reminder (`reminder` message): "Your ladder match with bob starts at
+ * 18:30", the time in the page's language and the browser's time zone. */
+export function reminderText({ opponent, at }, words, lang) {
+  const time = new Date(at).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+  return words.t("reminder", { name: opponent, time });
+}

@@ -3,7 +3,7 @@
 // When the member's own challenge is accepted, the page goes to the table (unless they are
 // playing a match on this page: then a toast says where to go).
 
-import { challengeWho, describeFormat } from "./clubtext.js";
+import { challengeWho, describeFormat, reminderText } from "./clubtext.js";
 import { NoticeBoard } from "./noticeboard.js";
 
 const SOUND_KEY = "club.sound";
@@ -49,6 +49,8 @@ export class Notices {
       const effect = this.board.notice(msg.challenge);
       if (effect) this.react(effect);
       document.dispatchEvent(new CustomEvent("club:notice", { detail: msg.challenge }));
+    } else if (msg.type === "reminder") {
+      this.remind(msg);
     } else {
       return;
     }
@@ -82,6 +84,17 @@ export class Notices {
         this.toast(row, words.t(mine ? "expired_mine" : "expired_theirs", { name }), {});
       }
     }
+  }
+
+  /** A ladder match's agreed start is near: a toast with the way to the table, the sound
+   * and the desktop notification, as for a challenge. */
+  remind(msg) {
+    const { challenge } = msg;
+    const text = reminderText(msg, this.words, document.documentElement.lang || undefined);
+    this.toast(challenge, text, { go: challenge.match });
+    this.ring();
+    this.desktop(challenge, text);
+    this.seen.reminded = (this.seen.reminded || 0) + 1;
   }
 
   refresh() {

@@ -1,12 +1,14 @@
 """The club ladder in real browsers (Chromium): two people join the club and the ladder, the
 lower one challenges the one above from the ladder page, who is told at once and accepts; they
 play a best-of-1 ladder match, which the defender concedes; the ladder page shows the two
-swapped and both ratings moved, the match's page and the profile say so too. Every page under
-the site's Content-Security-Policy, with no violation."""
+swapped and both ratings moved, the match's page and the profile say so too. Before playing,
+the two agree a start time on the match page. Every page under the site's
+Content-Security-Policy, with no violation."""
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +86,21 @@ def test_a_ladder_match_from_the_challenge_to_the_swap(
     toast.get_by_test_id("toast-accept").click()
     match_id = on_the_table(dora, server)
     assert on_the_table(ed, server) == match_id  # the challenger is taken to the table
+    settled([dora, ed], 1)
+
+    # A start time: Ed proposes one from the match page, Dora accepts it from hers; both
+    # pages show it agreed (server-rendered forms, CSRF, under the CSP).
+    tomorrow = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT18:30")
+    expect(ed.get_by_test_id("no-agreed-start")).to_be_visible()
+    ed.get_by_test_id("start-at").fill(tomorrow)
+    ed.get_by_test_id("propose-start").click()
+    expect(ed.get_by_test_id("proposed-start")).to_contain_text("ed proposes")
+    expect(ed.get_by_test_id("accept-start")).to_have_count(0)  # not one's own proposal
+    dora.reload()
+    dora.get_by_test_id("accept-start").click()
+    expect(dora.get_by_test_id("agreed-start")).to_contain_text("18:30")
+    ed.reload()
+    expect(ed.get_by_test_id("agreed-start")).to_contain_text("18:30")
     settled([dora, ed], 1)
 
     # Dora concedes the match (asked first, in the page's own dialog).

@@ -4,6 +4,7 @@ voided; each recorded in the history. Members who are not staff never get in."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from game import service as game_service
+from ladder import service
 from ladder.models import HistoryEntry, Ladder, RatedResult, Rating, Rung
 from tests.ladder.helpers import accepted, concede, on_ladder, order
 
@@ -62,7 +64,7 @@ def test_a_ladder_and_its_settings(admin: Client, db: None) -> None:
             "name": "Juniors", "slug": "juniors", "open": "on", "places_above": 2,
             "best_of": 5, "shot_clock": 45, "answer_time": "1 00:00:00",
             "play_time": "3 12:00:00", "default_result": "no_change",
-            "decline_counts_as_loss": "on",
+            "decline_counts_as_loss": "on", "cooldown": "3 00:00:00",
             "rungs-TOTAL_FORMS": 0, "rungs-INITIAL_FORMS": 0,
             "rungs-MIN_NUM_FORMS": 0, "rungs-MAX_NUM_FORMS": 1000,
         },
@@ -72,12 +74,13 @@ def test_a_ladder_and_its_settings(admin: Client, db: None) -> None:
     assert (juniors.places_above, juniors.best_of, juniors.shot_clock) == (2, 5, 45)
     assert str(juniors.answer_time) == "1 day, 0:00:00" and juniors.play_time.days == 3
     assert juniors.default_result == "no_change" and juniors.decline_counts_as_loss
+    assert juniors.cooldown.days == 3
     # "history" is the address of every ladder's history: not a ladder's.
     response = admin.post(
         "/admin/ladder/ladder/add/",
         {"name": "History", "slug": "history", "places_above": 3, "best_of": 3,
          "answer_time": "1 00:00:00", "play_time": "1 00:00:00",
-         "default_result": "challenger_wins", "rungs-TOTAL_FORMS": 0,
+         "default_result": "challenger_wins", "cooldown": "7 00:00:00", "rungs-TOTAL_FORMS": 0,
          "rungs-INITIAL_FORMS": 0},
     )  # fmt: skip
     assert response.status_code == 200 and not Ladder.objects.filter(slug="history").exists()
@@ -183,7 +186,7 @@ def test_the_settings_of_a_ladder_with_members(admin: Client, members, main) -> 
     data: dict[str, Any] = {
         "name": "Club ladder", "slug": "main", "main": "on", "open": "on",
         "places_above": 5, "best_of": 7, "shot_clock": "", "answer_time": "0 12:00:00",
-        "play_time": "14 00:00:00", "default_result": "defender_wins",
+        "play_time": "14 00:00:00", "default_result": "defender_wins", "cooldown": "0",
         "rungs-TOTAL_FORMS": len(rungs), "rungs-INITIAL_FORMS": len(rungs),
         "rungs-MIN_NUM_FORMS": 0, "rungs-MAX_NUM_FORMS": 1000,
     }  # fmt: skip
@@ -195,7 +198,37 @@ def test_the_settings_of_a_ladder_with_members(admin: Client, members, main) -> 
     main.refresh_from_db()
     assert (main.places_above, main.best_of, main.default_result) == (5, 7, "defender_wins")
     assert main.answer_time.total_seconds() == 12 * 3600 and not main.decline_counts_as_loss
+    assert main.cooldown.total_seconds() == 0  # none: the same two may meet again at once
     assert order(main) == ["ann", "ben"]
     html = Client().get("/ladder/").content.decode()
     assert "Best of 7" in html and "answer within 12 hours" in html
     assert "when a deadline passes, the defender keeps the place" in html
+
+
+def test_organisers_find_flagged_defaults_and_void_them(admin: Client, members, main) -> None:
+    """A match nobody came to, settled by the ladder's rule (the challenger takes the win),
+    is flagged: the history's *flagged* filter lists it, and the void undoes it."""
+    ann, ben, cat, *_ = members
+    on_ladder(main, ann, ben, cat)
+    concede(accepted(main, cat, ben), cat)  # a played result: never flagged
+    match = accepted(main, ben, ann)
+    row = match.ladder_challenge
+    assert row.play_by is not None
+    service.settle_due(row.play_by + timedelta(seconds=1))
+    assert order(main) == ["ben", "ann", "cat"]
+    flagged = HistoryEntry.objects.get(flagged=True)
+    assert (flagged.kind, flagged.how, flagged.member) == ("result", "unplayed", ben)
+    listed = admin.get("/admin/ladder/historyentry/?flagged__exact=1").content.decode()
+    assert f"/admin/ladder/historyentry/{flagged.pk}/change/" in listed
+    played = HistoryEntry.objects.get(how="played")
+    assert f"/admin/ladder/historyentry/{played.pk}/change/" not in listed
+    challenges = admin.get("/admin/ladder/ladderchallenge/?flagged__exact=1").content.decode()
+    assert f"/admin/ladder/ladderchallenge/{row.pk}/change/" in challenges
+    response = admin.post(
+        "/admin/ladder/historyentry/",
+        {"action": "void_results", "_selected_action": [flagged.pk], "note": "nobody came"},
+    )
+    assert response.status_code == 302
+    assert order(main) == ["ann", "ben", "cat"]
+    public = Client().get("/ladder/history/").content.decode()
+    assert 'data-testid="flagged"' in public

@@ -221,14 +221,16 @@ def test_a_ladder_page_costs_the_same_however_long_the_ladder(
         on_ladder(main, *members[2:], *many[:10], *many[11:])
         service.challenge(main.pk, many[5], many[3])
 
-    # Session and user, the ladder, rungs with ratings, the pending, the other ladders, the
-    # viewer's guest flag, the badge's count.
-    same_cost(lambda: client.get("/ladder/"), grow, most=8)
+    # Session and user, the ladder, rungs with ratings, the pending, the viewer's cool-downs,
+    # the other ladders, the viewer's guest flag, the badge's count.
+    same_cost(lambda: client.get("/ladder/"), grow, most=9)
     assert len(rungs(client.get("/ladder/").content.decode())) == 36
 
 
 def test_the_history_costs_the_same_however_long(client: Client, members, main) -> None:
     ann, ben, *_ = members
+    main.cooldown = timedelta(0)  # the same two, again and again
+    main.save()
     on_ladder(main, ann, ben)
     concede(accepted(main, ben, ann), ann, client_id="c")
 

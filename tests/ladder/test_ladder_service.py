@@ -161,7 +161,10 @@ def test_withdrawing_frees_both_and_moves_nobody(members, main) -> None:
     club_service.withdraw(ben, done.challenge.challenge_id)
     assert LadderChallenge.objects.get().outcome == "withdrawn"
     assert not HistoryEntry.objects.exclude(kind="joined").exists()
-    assert service.challenge(main.pk, ben, ann).challenge is not None
+    # A withdrawal starts the pair's cool-down (both ways); after it, they meet again.
+    assert refused(lambda: service.challenge(main.pk, ben, ann)) == "cooling_down"
+    later = timezone.now() + main.cooldown + timedelta(seconds=1)
+    assert service.challenge(main.pk, ben, ann, now=later).challenge is not None
 
 
 # --- the result of the match ----------------------------------------------------------------

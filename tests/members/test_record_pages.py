@@ -181,8 +181,9 @@ def test_a_profile_costs_the_same_however_many_matches(client: Client, players) 
         service.create_match(alisa, alice, 3, draw="A")
 
     # The session and its user, the member, their totals, best breaks, live matches, results;
-    # the header's challenges waiting and guest flag; the rating, ladders and rating history.
-    same_cost(lambda: page(client, "/players/alice/"), grow, most=12)
+    # the header's challenges waiting and guest flag; the rating, ladders, ladder matches to
+    # play and rating history.
+    same_cost(lambda: page(client, "/players/alice/"), grow, most=13)
     assert 'data-testid="matches-won">13<' in page(client, "/players/alice/")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -147,3 +149,65 @@ def test_a_ladder_challenge_is_a_rated_challenge_between_members() -> None:
     assert not rated(Kind.DIRECT, alice, bob, wanted=True, agreed=False)
     assert not rated(Kind.DIRECT, alice, bob, wanted=False, agreed=True)
     assert rated(Kind.LADDER, alice, bob, wanted=True, agreed=False)
+
+
+# --- the cool-down between two members ---------------------------------------------------------
+def test_the_cool_down_keeps_a_pair_apart_until_it_ends() -> None:
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
+    week = timedelta(days=7)
+    met = {40: now - timedelta(days=6, hours=23), 30: now - week, 20: now - timedelta(days=9)}
+    cooling = ladder.cooling(met, now, week)
+    assert cooling == {40: now + timedelta(hours=1)}  # ended exactly now for 30: free again
+    assert code(lambda: ladder.check_challenge(ORDER, 50, 40, (), 3, cooling)) == "cooling_down"
+    assert code(lambda: ladder.check_challenge(ORDER, 50, 30, (), 3, cooling)) is None
+    assert ladder.challengeable(ORDER, 50, (), 3, cooling) == (30, 20)
+    # Busy is said before the cool-down (the pair's match is still to be settled).
+    assert code(lambda: ladder.check_challenge(ORDER, 50, 40, (40,), 3, cooling)) == "defender_busy"
+    assert ladder.cooling(met, now, timedelta(0)) == {}  # a ladder without a cool-down
+
+
+# --- the start time and who came ---------------------------------------------------------------
+def test_a_start_time_lies_ahead_and_leaves_the_waiting_window_before_the_deadline() -> None:
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
+    play_by = now + timedelta(days=7)
+    assert code(lambda: ladder.check_start(now + timedelta(hours=2), now, play_by)) is None
+    assert code(lambda: ladder.check_start(now, now, play_by)) is None
+    assert code(lambda: ladder.check_start(now - timedelta(minutes=1), now, play_by)) == (
+        "start_passed"
+    )
+    last = play_by - ladder.WAIT_AT_START
+    assert code(lambda: ladder.check_start(last, now, play_by)) is None
+    assert code(lambda: ladder.check_start(last + timedelta(seconds=1), now, play_by)) == (
+        "start_outside_window"
+    )
+
+
+def test_who_came() -> None:
+    start = datetime(2026, 12, 1, 18, tzinfo=UTC)
+    # Without an agreed time: arriving at all.
+    assert ladder.came(None, False, start) and not ladder.came(None, False, None)
+    # With one: seen at the table in the waiting window, or arriving inside it.
+    assert ladder.came(start, True, None)
+    assert ladder.came(start, False, start + timedelta(minutes=5))
+    assert ladder.came(start, False, start + ladder.WAIT_AT_START)
+    assert not ladder.came(start, False, start + ladder.WAIT_AT_START + timedelta(seconds=1))
+    assert not ladder.came(start, False, start - timedelta(hours=1))  # came, and left, before
+    assert ladder.waiting_window(start) == (start, start + ladder.WAIT_AT_START)
+
+
+@pytest.mark.parametrize("rule", list(DefaultRule))
+@pytest.mark.parametrize(
+    ("challenger_came", "defender_came", "winner", "absent", "flagged"),
+    [
+        (True, False, 1, ladder.Absent.DEFENDER, False),  # the defender did not come
+        (False, True, 2, ladder.Absent.CHALLENGER, False),  # the challenger did not come
+        (False, False, "rule", ladder.Absent.BOTH, True),
+        (True, True, "rule", ladder.Absent.NEITHER, True),
+    ],
+)
+def test_a_default_never_rewards_absence(  # type: ignore[no-untyped-def]
+    rule, challenger_came, defender_came, winner, absent, flagged
+) -> None:
+    decided = ladder.unplayed(rule, 1, 2, challenger_came, defender_came)
+    expected = ladder.default_winner(rule, 1, 2) if winner == "rule" else winner
+    assert decided == ladder.Unplayed(expected, absent, flagged)

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils.dateparse import parse_datetime
 
 from club import process as club_process
-from ladder import service
+from ladder import jobs, service
 
 
 class Command(BaseCommand):
@@ -32,6 +32,7 @@ class Command(BaseCommand):
             raise ValueError(f"--now {options['now']!r} is not an ISO time with an offset")
         done = service.settle_due(now, settings.LADDER["SETTLE_BATCH"])
         async_to_sync(club_process.announce)(done.news)
+        async_to_sync(jobs.remind)(done.reminders)  # an agreed start near: both players told
         self.stdout.write(
             f"settled {len(done.challenges)} ladder challenge(s), rated {len(done.rated)} match(es)"
         )

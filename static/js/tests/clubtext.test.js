@@ -3,7 +3,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Words, challengeWho, countdown, describeFormat, format, matchFigures } from "../clubtext.js";
+import {
+  Words,
+  challengeWho,
+  countdown,
+  describeFormat,
+  format,
+  matchFigures,
+  reminderText,
+} from "../clubtext.js";
 
 // The English catalog as club/text.py makes it (the keys used here; tests/club/test_club_text.py
 // holds every key the scripts use to the server's catalog).
@@ -21,6 +29,7 @@ const words = new Words({
   open_by: "Open challenge by %(name)s",
   watching: "%(n)s watching",
   break: "break %(n)s",
+  reminder: "Your ladder match with %(name)s starts at %(time)s",
 });
 
 test("placeholders are filled by name; unknown ones and unknown keys stay visible", () => {
@@ -78,4 +87,14 @@ test("countdowns", () => {
   assert.equal(countdown(3599), "59:59");
   assert.equal(countdown(3600), "1:00:00"); // a ladder challenge waits days: hours, not minutes
   assert.equal(countdown(2 * 86400 - 1), "47:59:59");
+});
+
+test("a ladder match's reminder names the opponent and the start, as the browser tells time", () => {
+  const at = "2026-12-01T18:30:00Z";
+  const time = new Date(at).toLocaleTimeString("en", { hour: "2-digit", minute: "2-digit" });
+  const text = reminderText({ opponent: "bob", at }, words, "en");
+  assert.equal(text, `Your ladder match with bob starts at ${time}`);
+  assert.match(text, /\d\d:30/);
+  const ru = new Words({ reminder: "Ваш матч лестницы с %(name)s начинается в %(time)s" });
+  assert.match(reminderText({ opponent: "Борис", at }, ru, "ru"), /^Ваш матч лестницы с Борис начинается в \d\d:30$/);
 });
