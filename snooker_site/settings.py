@@ -299,6 +299,22 @@ LADDER: LadderSettings = {
     "SETTLE_BATCH": int(os.environ.get("SNOOKER_LADDER_SETTLE_BATCH", "100")),
 }
 
+
+# The ratings (rules/ratings.py, docs/ladder.md "Ratings"): at most PAIR_CAP rated results between
+# the same two members in any PAIR_WINDOW_DAYS days change ratings (later ones are recorded as
+# unrated); the organisers' admin lists rated results with fewer than FEW_STROKES strokes in all.
+class RatingSettings(TypedDict):
+    PAIR_CAP: int
+    PAIR_WINDOW_DAYS: int
+    FEW_STROKES: int
+
+
+RATINGS: RatingSettings = {
+    "PAIR_CAP": int(os.environ.get("SNOOKER_RATED_PAIR_CAP", "3")),
+    "PAIR_WINDOW_DAYS": int(os.environ.get("SNOOKER_RATED_PAIR_WINDOW_DAYS", "7")),
+    "FEW_STROKES": int(os.environ.get("SNOOKER_RATED_FEW_STROKES", "10")),
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "index"
 LOGOUT_REDIRECT_URL = "index"

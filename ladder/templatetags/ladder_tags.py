@@ -1,7 +1,7 @@
 """The ladder's parts of other apps' pages: the rating change on a finished match's page
 (`{% match_rating match as r %}`, templates/members/match_record.html) and a member's rating,
 ladders and rating chart on their profile (`{% member_standing member as s %}`,
-templates/members/profile.html). Two and three queries, whatever the member's history."""
+templates/members/profile.html). Three and four queries, whatever the member's history."""
 
 from __future__ import annotations
 
@@ -12,7 +12,11 @@ from django import template
 from django.utils.translation import gettext, ngettext
 
 from ladder import chart
-from ladder.models import HistoryEntry, Rating, RatingChange, Rung
+from django.conf import settings
+from django.db.models import Q
+
+from ladder.models import HistoryEntry, RatedResult, Rating, RatingChange, Rung
+from rules.ratings import Effect
 
 register = template.Library()
 
@@ -34,11 +38,30 @@ def match_rating(match: Any) -> dict[str, Any]:
         .select_related("ladder", "member", "other")
         .first()
     )
+    unrated = (
+        RatedResult.objects.filter(match=match)
+        .exclude(unrated=Effect.RATED)
+        .values_list("unrated", flat=True)
+        .first()
+    )
     return {
         "changes": changes,
         "voided": any(c.result.voided for c in changes),
         "entry": entry,
+        "unrated": unrated_reason(unrated) if unrated else "",
     }
+
+
+def unrated_reason(code: str) -> str:
+    """Why a rated match's result changed no rating, as the pages say it."""
+    if code == Effect.NO_PLAY:
+        return gettext(
+            "This result did not change the ratings: a player never played a stroke."
+        )
+    return gettext(
+        "This result did not change the ratings: the limit of rated results between these two "
+        "members (%(cap)s in %(days)s days) was reached."
+    ) % {"cap": settings.RATINGS["PAIR_CAP"], "days": settings.RATINGS["PAIR_WINDOW_DAYS"]}
 
 
 @register.simple_tag
@@ -53,7 +76,12 @@ def member_standing(member: Any) -> dict[str, Any]:
     )
     latest.reverse()
     drawn = chart.chart(latest[0][1], [(at, after) for at, _, after in latest]) if latest else None
-    return {"rating": rating, "rungs": rungs, "chart": drawn}
+    unrated = (
+        RatedResult.objects.filter(Q(player_a=member) | Q(player_b=member), voided=False)
+        .exclude(unrated=Effect.RATED)
+        .count()
+    )
+    return {"rating": rating, "rungs": rungs, "chart": drawn, "unrated": unrated}
 
 
 @register.filter
