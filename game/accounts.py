@@ -11,9 +11,10 @@ confusable_homoglyphs package ships them.
 
 Addresses. Login lockout is django-axes's (settings: AXES_*), per (account, address) with a
 cool-off that doubles for a pair that keeps failing (`cool_off`), and per address for password
-spraying; sign-up and password reset are counted by django-ratelimit. Both see a client through `client_address`: the peer's address,
-with IPv6 taken per /64 (one host owns a whole /64 and could otherwise try every address in
-it). Behind a proxy, daphne must run with --proxy-headers so that the peer is the client.
+spraying; sign-up and password reset are counted by django-ratelimit. Both see a client
+through `client_address`: the peer's address, with IPv6 taken per /64 (one host owns a whole
+/64 and could otherwise try every address in it). Behind a proxy, daphne must run with
+--proxy-headers so that the peer is the client.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from datetime import timedelta
 from functools import cache
 from typing import Any
 
-from confusable_homoglyphs import confusables
 from axes.helpers import get_client_username
 from axes.models import AccessFailureLog
+from confusable_homoglyphs import confusables
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -234,7 +235,8 @@ def backoff(failures: int, limit: int, base: timedelta, most: timedelta) -> time
     the last day: the base for the first `limit`, doubled for every further `limit` begun
     (so it is the same just before and just after the failure that locks), at most `most`."""
     sets = max(0, math.ceil(failures / limit) - 1) if limit > 0 else 0
-    return min(base * 2 ** min(sets, 32), most)
+    longer: timedelta = base * 2 ** min(sets, 32)
+    return min(longer, most)
 
 
 def cool_off(request: HttpRequest | None) -> timedelta:

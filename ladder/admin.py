@@ -15,10 +15,10 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.models import User
-from django.conf import settings
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest
@@ -217,7 +217,7 @@ class HistoryEntryAdmin(ReadOnly):
             self.message_user(request, gettext("Voided %(n)s result(s).") % {"n": done})
 
 
-def _strokes() -> Subquery[int]:
+def _strokes() -> Any:
     """The strokes both players played in a result's match, from its stored events (results
     rated before the count was kept have it too)."""
     events = (
@@ -230,7 +230,7 @@ def _strokes() -> Subquery[int]:
     return Subquery(events, output_field=IntegerField())
 
 
-def _pair_before() -> Subquery[int]:
+def _pair_before() -> Any:
     """How many results of the same pair changed the ratings in the window before this one."""
     window = timedelta(days=settings.RATINGS["PAIR_WINDOW_DAYS"])
     earlier = (
@@ -238,8 +238,10 @@ def _pair_before() -> Subquery[int]:
             Q(player_a=OuterRef("player_a"), player_b=OuterRef("player_b"))
             | Q(player_a=OuterRef("player_b"), player_b=OuterRef("player_a")),
             Q(at__lt=OuterRef("at")) | Q(at=OuterRef("at"), pk__lt=OuterRef("pk")),
-            at__gt=OuterRef("at") - window, voided=False, unrated=Effect.RATED,
-        )  # fmt: skip
+            at__gt=OuterRef("at") - window,
+            voided=False,
+            unrated=Effect.RATED,
+        )
         .order_by()
         .values("unrated")
         .annotate(n=Count("pk"))
@@ -291,11 +293,8 @@ class RatedResultAdmin(ReadOnly):
     list_select_related = ("player_a", "player_b", "ladder")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[RatedResult]:
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(strokes_count=_strokes(), pair_before=Coalesce(_pair_before(), 0))
-        )
+        rows: QuerySet[RatedResult] = super().get_queryset(request)
+        return rows.annotate(strokes_count=_strokes(), pair_before=Coalesce(_pair_before(), 0))
 
     @admin.display(description=gettext_lazy("strokes"), ordering="strokes_count")
     def strokes(self, obj: Any) -> int:

@@ -177,6 +177,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+
 # The live table (game/consumers.py, game/service.py). Seconds unless named otherwise.
 class SnookerSettings(TypedDict):
     RECONNECT_GRACE: int

@@ -13,7 +13,6 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.core.exceptions import ValidationError
 from django.test import Client
-from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from game import accounts

@@ -59,8 +59,8 @@ def each_plays(match: Match, prefix: str = "e") -> None:
             angle = math.atan2(BREAK_AT[1] - BREAK_CUE[1], BREAK_AT[0] - BREAK_CUE[0])
             cue_ball = BREAK_CUE if frame.in_hand else None
             message = client_in.Stroke(
-                type="stroke", client_id=f"{prefix}{n}", version=row.version, angle=angle, speed=3.0,
-                cue_ball=cue_ball,
+                type="stroke", client_id=f"{prefix}{n}", version=row.version, angle=angle,
+                speed=3.0, cue_ball=cue_ball,
             )  # fmt: skip
             struck.add(seat)
         game_service.submit(match.pk, user, message)

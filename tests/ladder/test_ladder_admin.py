@@ -211,7 +211,9 @@ def test_the_organisers_see_what_looks_wrong_and_void_it(admin: Client, members,
     ann, ben, cat, dan, *_ = members
     # Four results of one pair within days, rated before the cap came in (a farm), ...
     settings.RATINGS = {**settings.RATINGS, "PAIR_CAP": 10, "FEW_STROKES": 3}
-    farm = [concede(game_service.create_match(ann, ben, 1, rated=True), ben, f"f{n}") for n in range(4)]
+    farm = [game_service.create_match(ann, ben, 1, rated=True) for _ in range(4)]
+    for n, match in enumerate(farm):
+        concede(match, ben, f"f{n}")
     settings.RATINGS = {**settings.RATINGS, "PAIR_CAP": 3}
     capped = concede(game_service.create_match(ben, ann, 1, rated=True), ben, "capped")
     # ... one nobody struck in, and one well played (many strokes) between others.
