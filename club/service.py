@@ -247,7 +247,6 @@ def _answer(
                 return _answered(row, user, answer, now, agreed)
     except OperationalError:
         raise ClubError("busy", "the club is busy; try again") from None
-    assert refusal is not None
     raise refusal
 
 
@@ -384,7 +383,6 @@ def accept_invitation(token: str, visitor: Visitor, guest_name: str | None) -> D
                 return Done(done.challenge, done.match, done.news, None if member else taker)
     except OperationalError:
         raise ClubError("busy", "the club is busy; try again") from None
-    assert refusal is not None
     raise refusal
 
 
