@@ -26,7 +26,6 @@ from django.utils.translation import gettext, gettext_lazy
 
 from club.process import announce_now
 from club.service import News
-from game.models import MatchEvent
 from ladder import service
 from ladder.models import (
     HistoryEntry,
@@ -39,7 +38,6 @@ from ladder.models import (
 )
 from ladder.service import LadderError
 from ladder.text import error_text
-from rules import commands
 from rules.ratings import Effect
 
 if TYPE_CHECKING:
@@ -221,7 +219,8 @@ def _strokes() -> Any:
     """The strokes both players played in a result's match, from its stored events (results
     rated before the count was kept have it too)."""
     events = (
-        MatchEvent.objects.filter(match=OuterRef("match"), kind=commands.KINDS[commands.Stroke])
+        service.stroke_events()
+        .filter(match=OuterRef("match"))
         .order_by()
         .values("match")
         .annotate(n=Count("pk"))

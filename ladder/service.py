@@ -301,10 +301,17 @@ def on_match_finished(match: Match, now: datetime | None = None) -> None:
         rate(match, now)
 
 
+def stroke_events() -> QuerySet[MatchEvent]:
+    """The stored events that are strokes (not choices, concessions, claims or a shot clock
+    running out): what counts as play."""
+    return MatchEvent.objects.filter(kind=commands.KINDS[commands.Stroke])
+
+
 def strokes_of(match: Match) -> tuple[int, int]:
     """The strokes each player (A, B) played in a match, from its stored events."""
     counts = dict(
-        MatchEvent.objects.filter(match=match, kind=commands.KINDS[commands.Stroke])
+        stroke_events()
+        .filter(match=match)
         .order_by()
         .values("seat")
         .annotate(n=Count("pk"))
