@@ -91,7 +91,7 @@ def _ttl() -> dict[Kind, timedelta]:
     }
 
 
-def _view(row: Challenge) -> rules.Challenge:
+def view(row: Challenge) -> rules.Challenge:
     """The rules' view of a stored challenge."""
     target = row.target
     return rules.Challenge(
@@ -239,7 +239,8 @@ def _answer(
         with transaction.atomic():
             found = Challenge.objects.select_for_update().filter(pk=challenge_id)
             row = found.filter(kind__in=kinds).first()
-            if row is None:
+            # Others' private challenges do not exist for them, whatever their state.
+            if row is None or not rules.visible_to(view(row), party(user)):
                 raise ClubError("not_found", "there is no such challenge")
             refusal = _check(row, party(user), answer, now)
             if refusal is None:
@@ -254,7 +255,7 @@ def _check(row: Challenge, who: Party, answer: Answer, now: datetime) -> ClubErr
     its time is marked expired on the way: the refusal carries that news, and the caller
     raises it after commit so the mark stays."""
     try:
-        rules.check_answer(_view(row), who, answer, now)
+        rules.check_answer(view(row), who, answer, now)
     except IllegalRequest as exc:
         if exc.code == "expired" and row.status == Status.OPEN:
             return _refused(exc, News(_expire(Challenge.objects.filter(pk=row.pk), now)))
@@ -388,33 +389,48 @@ def accept_invitation(token: str, visitor: Visitor, guest_name: str | None) -> D
 # --- rematches and practice ----------------------------------------------------------------------
 def offer_rematch(user: User, match_id: int) -> Done:
     """Offer the other player a rematch of a finished match (same format, seats kept, the
-    first break to the other player). If they have offered one already, this accepts it."""
-    match = Match.objects.select_related("player_a", "player_b").filter(pk=match_id).first()
-    if match is None:
-        raise ClubError("not_found", "there is no such match")
-    if match.practice:
-        raise ClubError("practice", "a practice table is played again from the practice page")
-    if match.status != Match.Status.FINISHED:
-        raise ClubError("match_not_over", "a rematch is offered once the match is over")
-    seat = game_service.seat_of(match, user)
-    if seat is None:
-        raise ClubError("not_a_player", "only the two players may offer a rematch")
-    other = match.player_b if seat == "A" else match.player_a
-    now = timezone.now()
-    offers = Challenge.objects.filter(rematch_of=match)
-    expired = News(_expire(offers, now))
-    waiting = offers.filter(status=Status.OPEN).first()
-    if waiting is not None and waiting.challenger_id == other.pk:
-        done = _answer(user, waiting.pk, "accept", (Kind.REMATCH,))
-        return Done(done.challenge, done.match, expired + done.news)
-    if waiting is not None:
-        return Done(waiting, news=expired)  # offered already
-    fmt = Format(match.best_of, match.shot_clock, match.rated)
+    first break to the other player). If they have offered one already, this accepts it.
+
+    Both players offering at the same moment (two tabs, two processes) make one match: the
+    finished match's row is locked first, by both — one lock, taken before any other, so the
+    two never hold each other's rows (the challengers' rows, then the offer's, come after) —
+    and the second offer, waiting for it, finds the first and accepts it."""
+    refusal: ClubError | None = None
     try:
-        done = _make(Kind.REMATCH, user, other, fmt, rematch_of=match)
-    except ClubError as exc:
-        raise ClubError(exc.code, exc.message, expired) from None
-    return Done(done.challenge, news=expired + done.news)
+        with transaction.atomic():
+            match = Match.objects.select_for_update(of=("self",)).filter(pk=match_id).first()
+            if match is None:
+                raise ClubError("not_found", "there is no such match")
+            if match.practice:
+                raise ClubError(
+                    "practice", "a practice table is played again from the practice page"
+                )
+            if match.status != Match.Status.FINISHED:
+                raise ClubError("match_not_over", "a rematch is offered once the match is over")
+            seat = game_service.seat_of(match, user)
+            if seat is None:
+                raise ClubError("not_a_player", "only the two players may offer a rematch")
+            other = match.player_b if seat == "A" else match.player_a
+            now = timezone.now()
+            offers = Challenge.objects.filter(rematch_of=match)
+            expired = News(_expire(offers, now))
+            waiting = offers.filter(status=Status.OPEN).first()
+            try:
+                if waiting is not None and waiting.challenger_id == other.pk:
+                    done = _answer(user, waiting.pk, "accept", (Kind.REMATCH,))
+                    return Done(done.challenge, done.match, expired + done.news)
+                if waiting is not None:
+                    return Done(waiting, news=expired)  # offered already
+                fmt = Format(match.best_of, match.shot_clock, match.rated)
+                done = _make(Kind.REMATCH, user, other, fmt, rematch_of=match)
+                return Done(done.challenge, news=expired + done.news)
+            except ClubError as exc:
+                # The refusal is raised once the expiries found on the way are stored.
+                refusal = ClubError(exc.code, exc.message, expired + exc.news)
+    except OperationalError:
+        raise ClubError("busy", "the club is busy; try again") from None
+    assert refusal is not None
+    raise refusal
 
 
 def rematch_offer(match: Match) -> Challenge | None:

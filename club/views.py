@@ -28,7 +28,10 @@ from club.service import ClubError
 from club.text import error_text
 from game import service as game_service
 from game.models import Match
-from rules.challenges import Kind, Status
+from rules import challenges as rules
+from rules.challenges import Kind, Party, Status
+
+NOBODY = Party(0)  # a visitor who has not logged in: party to no challenge
 
 # The HTTP status of each refusal (anything else: 409, the challenge is not in that state).
 _STATUS = {"not_found": 404, "rate_limited": 429, "too_many_waiting": 429, "bad_name": 400,
@@ -142,14 +145,16 @@ def challenge_page(request: HttpRequest, challenge_id: int) -> HttpResponse:
         Challenge.objects.select_related("challenger", "target"), pk=challenge_id
     )
     user = request.user
+    if not rules.visible_to(
+        service.view(row), service.party(user) if user.is_authenticated else NOBODY
+    ):
+        raise Http404("no such challenge")
     if user.is_authenticated and user.pk == row.challenger_id:
         role = "challenger"
     elif user.is_authenticated and user.pk == row.target_id:
         role = "target"
-    elif row.kind == Kind.OPEN:
+    else:  # an open challenge
         role = "taker" if user.is_authenticated and not lobby.is_guest(user) else "visitor"
-    else:
-        raise Http404("no such challenge")
     waiting = row.status == Status.OPEN and row.expires > timezone.now()
     link = None
     if role == "challenger" and row.kind == Kind.INVITATION:

@@ -9,10 +9,12 @@ not joined. A name in one alphabet is welcome: `Алиса` joins, and `Aлис�
 meets it. The confusables are Unicode's (confusables.txt, scripts from Scripts.txt) as the
 confusable_homoglyphs package ships them.
 
-Addresses. Login lockout is django-axes's (settings: AXES_*); sign-up and password reset are
-counted by django-ratelimit. Both see a client through `client_address`: the peer's address,
-with IPv6 taken per /64 (one host owns a whole /64 and could otherwise try every address in
-it). Behind a proxy, daphne must run with --proxy-headers so that the peer is the client.
+Addresses. Login lockout is django-axes's (settings: AXES_*), per (account, address) with a
+cool-off that doubles for a pair that keeps failing (`cool_off`), and per address for password
+spraying; sign-up and password reset are counted by django-ratelimit. Both see a client
+through `client_address`: the peer's address, with IPv6 taken per /64 (one host owns a whole
+/64 and could otherwise try every address in it). Behind a proxy, daphne must run with
+--proxy-headers so that the peer is the client.
 """
 
 from __future__ import annotations
@@ -21,15 +23,19 @@ import ipaddress
 import math
 import unicodedata
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
+from axes.helpers import get_client_username
+from axes.models import AccessFailureLog
 from confusable_homoglyphs import confusables
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, ngettext_lazy
 from django_ratelimit.core import get_usage
@@ -221,8 +227,37 @@ def too_many(request: HttpRequest, what: str, retry_after: int) -> HttpResponse:
     return response
 
 
+BACKOFF_WINDOW = timedelta(days=1)  # a pair's failures this recent set its cool-off
+
+
+def backoff(failures: int, limit: int, base: timedelta, most: timedelta) -> timedelta:
+    """The cool-off of a lockout after `failures` failed logins of one (account, address) in
+    the last day: the base for the first `limit`, doubled for every further `limit` begun
+    (so it is the same just before and just after the failure that locks), at most `most`."""
+    sets = max(0, math.ceil(failures / limit) - 1) if limit > 0 else 0
+    longer: timedelta = base * 2 ** min(sets, 32)
+    return min(longer, most)
+
+
+def cool_off(request: HttpRequest | None) -> timedelta:
+    """django-axes's cool-off for this login (AXES_COOLOFF_TIME): how long a lockout of its
+    (account, address) lasts after the failure that set it. Failures during a lockout are
+    not recorded (AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT), so it never extends itself;
+    a pair that comes back to fail again waits longer each time (docs/security.md)."""
+    base: timedelta = settings.SNOOKER_LOGIN_COOLOFF
+    if request is None:
+        return base
+    name = get_client_username(request)
+    address = getattr(request, "axes_ip_address", None) or client_address(request)
+    if not name:
+        return base
+    failures = AccessFailureLog.objects.filter(
+        username=name, ip_address=address, attempt_time__gte=timezone.now() - BACKOFF_WINDOW
+    ).count()
+    return backoff(failures, settings.AXES_FAILURE_LIMIT, base, settings.SNOOKER_LOGIN_COOLOFF_MAX)
+
+
 def lockout_response(request: HttpRequest, *args: Any) -> HttpResponse:
     """django-axes's lockout answer (AXES_LOCKOUT_CALLABLE; it passes the response it replaces
     and the credentials, or in its async path the credentials only: neither is needed)."""
-    cooloff = settings.AXES_COOLOFF_TIME
-    return too_many(request, "login", int(cooloff.total_seconds()))
+    return too_many(request, "login", int(cool_off(request).total_seconds()))

@@ -1,6 +1,7 @@
 """The organisers' pages in Django's admin (`/admin/`): the ladders and their settings, the
 members on each (put one on, move one by hand, remove an inactive one), the history (void a
-result), rated results (void a friendly's), challenges and ratings to read.
+result), rated results (void a friendly's; the filter "looks wrong" lists those rated with
+hardly a stroke and those of pairs over the cap), challenges and ratings to read.
 
 Nothing that changes standings is written here: every such change goes through
 `ladder.service` (recorded in the history, with the organiser and a note, positions and
@@ -10,13 +11,16 @@ never edited as fields.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.utils.translation import gettext, gettext_lazy
 
@@ -34,6 +38,7 @@ from ladder.models import (
 )
 from ladder.service import LadderError
 from ladder.text import error_text
+from rules.ratings import Effect
 
 if TYPE_CHECKING:
     _Admin = admin.ModelAdmin[Any]
@@ -216,14 +221,93 @@ class HistoryEntryAdmin(ReadOnly):
             self.message_user(request, gettext("Voided %(n)s result(s).") % {"n": done})
 
 
+def _strokes() -> Any:
+    """The strokes both players played in a result's match, from its stored events (results
+    rated before the count was kept have it too)."""
+    events = (
+        service.stroke_events()
+        .filter(match=OuterRef("match"))
+        .order_by()
+        .values("match")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Subquery(events, output_field=IntegerField())
+
+
+def _pair_before() -> Any:
+    """How many results of the same pair changed the ratings in the window before this one."""
+    window = timedelta(days=settings.RATINGS["PAIR_WINDOW_DAYS"])
+    earlier = (
+        RatedResult.objects.filter(
+            Q(player_a=OuterRef("player_a"), player_b=OuterRef("player_b"))
+            | Q(player_a=OuterRef("player_b"), player_b=OuterRef("player_a")),
+            Q(at__lt=OuterRef("at")) | Q(at=OuterRef("at"), pk__lt=OuterRef("pk")),
+            at__gt=OuterRef("at") - window,
+            voided=False,
+            unrated=Effect.RATED,
+        )
+        .order_by()
+        .values("unrated")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Subquery(earlier, output_field=IntegerField())
+
+
+class LooksWrong(admin.SimpleListFilter):
+    """What an organiser should look at: results that changed the ratings with hardly any
+    play, or of a pair over the cap (from before the cap, or recorded as unrated), and
+    those recorded unrated because a player never struck."""
+
+    title = gettext_lazy("looks wrong")
+    parameter_name = "looks"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            ("few_strokes", gettext_lazy("rated with fewer than %(n)s strokes")
+             % {"n": settings.RATINGS["FEW_STROKES"]}),
+            ("over_cap", gettext_lazy("a pair over the cap")),
+            ("no_play", gettext_lazy("unrated: a player never played a stroke")),
+        ]  # fmt: skip
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        rated = queryset.filter(voided=False, unrated=Effect.RATED)
+        if self.value() == "few_strokes":
+            return rated.filter(
+                Q(strokes_count__lt=settings.RATINGS["FEW_STROKES"]) | Q(strokes_count=None)
+            )
+        if self.value() == "over_cap":
+            over = Q(pair_before__gte=settings.RATINGS["PAIR_CAP"])
+            return queryset.filter(voided=False).filter(over | Q(unrated=Effect.PAIR_CAP))
+        if self.value() == "no_play":
+            return queryset.filter(unrated=Effect.NO_PLAY)
+        return queryset
+
+
 @admin.register(RatedResult)
 class RatedResultAdmin(ReadOnly):
     action_form = NoteForm
     actions = ("void_ratings",)
-    list_display = ("at", "match_id", "player_a", "player_b", "score_a", "ladder", "voided")
-    list_filter = ("voided", "ladder")
+    list_display = (
+        "at", "match_id", "player_a", "player_b", "score_a", "ladder", "strokes", "pair",
+        "unrated", "voided",
+    )  # fmt: skip
+    list_filter = (LooksWrong, "unrated", "voided", "ladder")
     search_fields = ("player_a__username", "player_b__username")
     list_select_related = ("player_a", "player_b", "ladder")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[RatedResult]:
+        rows: QuerySet[RatedResult] = super().get_queryset(request)
+        return rows.annotate(strokes_count=_strokes(), pair_before=Coalesce(_pair_before(), 0))
+
+    @admin.display(description=gettext_lazy("strokes"), ordering="strokes_count")
+    def strokes(self, obj: Any) -> int:
+        return int(obj.strokes_count or 0)
+
+    @admin.display(description=gettext_lazy("pair's rated results in the window before"))
+    def pair(self, obj: Any) -> int:
+        return int(obj.pair_before)
 
     @admin.action(
         description=gettext_lazy("Void the selected results for the ratings (the ladder stays)")

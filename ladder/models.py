@@ -314,6 +314,12 @@ class Rating(models.Model):
         return ratings.Rating(self.rating, self.rd, self.volatility)
 
 
+class Unrated(models.TextChoices):
+    RATED = ratings.Effect.RATED.value, _("rated")
+    NO_PLAY = ratings.Effect.NO_PLAY.value, _("a player never played a stroke")
+    PAIR_CAP = ratings.Effect.PAIR_CAP.value, _("too many rated results between the pair")
+
+
 class RatedResult(models.Model):
     """A rated match's result, in the order the ratings take them (`at`, then id)."""
 
@@ -336,6 +342,14 @@ class RatedResult(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     void_note = models.CharField(max_length=200, blank=True)
+    # Why this result changed no rating ("" when it did): `rules.ratings.Effect`, decided when
+    # it was rated. Such a result has no rating changes and is left out of every replay.
+    unrated = models.CharField(
+        _("unrated"), max_length=16, choices=Unrated.choices, blank=True, default=""
+    )
+    # The strokes each player played, as counted for that decision.
+    strokes_a = models.PositiveIntegerField(null=True, blank=True)
+    strokes_b = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["at", "pk"]

@@ -26,14 +26,16 @@ Every function that reads the time takes `now`, so that tests run a controlled c
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, OperationalError, transaction
-from django.db.models import F, Q
+from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 from psycopg.errors import DeadlockDetected
 
@@ -42,7 +44,7 @@ from club.lobby import is_guest
 from club.models import Challenge
 from club.service import ClubError, News
 from game import service as game_service
-from game.models import Match
+from game.models import Match, MatchEvent
 from ladder.models import (
     HistoryEntry,
     Ladder,
@@ -52,8 +54,8 @@ from ladder.models import (
     RatingChange,
     Rung,
 )
+from rules import commands, ratings
 from rules import ladder as rules
-from rules import ratings
 from rules.challenges import Format, Kind, Status
 from rules.errors import IllegalRequest
 from rules.ladder import DefaultRule
@@ -412,9 +414,40 @@ def on_match_finished(match: Match, now: datetime | None = None) -> None:
         rate(match, now)
 
 
+def stroke_events() -> QuerySet[MatchEvent]:
+    """The stored events that are strokes (not choices, concessions, claims or a shot clock
+    running out): what counts as play."""
+    return MatchEvent.objects.filter(kind=commands.KINDS[commands.Stroke])
+
+
+def strokes_of(match: Match) -> tuple[int, int]:
+    """The strokes each player (A, B) played in a match, from its stored events."""
+    counts = dict(
+        stroke_events()
+        .filter(match=match)
+        .order_by()
+        .values("seat")
+        .annotate(n=Count("pk"))
+        .values_list("seat", "n")
+    )
+    return counts.get("A", 0), counts.get("B", 0)
+
+
+def pair_results(a: int, b: int, since: datetime) -> QuerySet[RatedResult]:
+    """The rated results between two members since then that changed the ratings (not
+    voided, not unrated)."""
+    return RatedResult.objects.filter(
+        Q(player_a_id=a, player_b_id=b) | Q(player_a_id=b, player_b_id=a),
+        at__gt=since, voided=False, unrated=ratings.Effect.RATED,
+    )  # fmt: skip
+
+
 def rate(match: Match, now: datetime, ladder_id: int | None = None) -> RatedResult | None:
     """Rate a finished match once: both players' Glicko-2 ratings from the ratings they had
-    before it (rules/ratings.py)."""
+    before it (rules/ratings.py) — unless the rules say this result changes no rating
+    (`ratings.rated_effect`: a player never played a stroke, or the pair's rated results of
+    the window are used up); then it is recorded as unrated, with why, and nothing else
+    changes. (On a ladder the position result stands either way: `_settle`.)"""
     winner = _winner_id(match)
     if winner is None or RatedResult.objects.filter(match=match).exists():
         return None
@@ -425,11 +458,20 @@ def rate(match: Match, now: datetime, ladder_id: int | None = None) -> RatedResu
         r.member_id: r
         for r in Rating.objects.select_for_update().filter(member_id__in=(a, b)).order_by("pk")
     }
+    # Decided under both ratings' locks, so that two results of one pair at once count each
+    # other.
+    strokes_a, strokes_b = strokes_of(match)
+    window = timedelta(days=settings.RATINGS["PAIR_WINDOW_DAYS"])
+    recent = pair_results(a, b, now - window).count()
+    effect = ratings.rated_effect(strokes_a, strokes_b, recent, settings.RATINGS["PAIR_CAP"])
     score = 1.0 if winner == a else 0.0
-    new_a, new_b = ratings.rate_match(held[a].value(), held[b].value(), score)
     result = RatedResult.objects.create(
-        match=match, player_a_id=a, player_b_id=b, score_a=score, at=now, ladder_id=ladder_id
-    )
+        match=match, player_a_id=a, player_b_id=b, score_a=score, at=now, ladder_id=ladder_id,
+        unrated=effect, strokes_a=strokes_a, strokes_b=strokes_b,
+    )  # fmt: skip
+    if effect != ratings.Effect.RATED:
+        return result
+    new_a, new_b = ratings.rate_match(held[a].value(), held[b].value(), score)
     for member, new in ((a, new_a), (b, new_b)):
         old = held[member]
         RatingChange.objects.create(
@@ -469,7 +511,22 @@ def settle_due(now: datetime | None = None, limit: int = 100) -> Settled:
     not (a ladder match finished, a rated friendly not rated). Each row in a transaction of
     its own, taken with `skip_locked` (PostgreSQL) and written only if still in the state read
     (everywhere): run by several processes at once, each thing is settled once."""
-    now = now or timezone.now()
+    if connection.vendor != "sqlite":
+        return _settle_due(now or timezone.now(), limit)
+    with _SQLITE_PASS:
+        return _settle_due(now or timezone.now(), limit)
+
+
+# On SQLite, one pass at a time in a process. Its write lock is the whole database's, and in
+# the shared cache of an in-memory database (the tests') a reader meeting another thread's
+# write is refused at once ("database table is locked") rather than made to wait, so two
+# passes at once (the server's job and `manage.py settle_ladders` run from the same process, or
+# two threads) would fail the second. Between processes the file's busy timeout makes the
+# second wait instead, and its rows are found settled by the first (the conditional writes).
+_SQLITE_PASS = threading.Lock()
+
+
+def _settle_due(now: datetime, limit: int) -> Settled:
     settled: list[int] = []
     challenges: list[int] = []
     waiting = LadderChallenge.objects.filter(
@@ -822,7 +879,8 @@ def recompute_ratings() -> None:
         for c in RatingChange.objects.filter(result__voided=False).select_related("result")
     }
     changed: list[RatingChange] = []
-    for result in RatedResult.objects.filter(voided=False).order_by("at", "pk"):
+    standing = RatedResult.objects.filter(voided=False, unrated=ratings.Effect.RATED)
+    for result in standing.order_by("at", "pk"):
         a, b = result.player_a_id, result.player_b_id
         old_a, old_b = now_rated.get(a, ratings.NEW), now_rated.get(b, ratings.NEW)
         new_a, new_b = ratings.rate_match(old_a, old_b, result.score_a)

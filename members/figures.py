@@ -123,9 +123,13 @@ def _termination(row: Match) -> str:
 
 def record(row: Match) -> None:
     """Write (or write again) the figures of a finished match: one row per player, one per
-    break of 50 or more."""
+    break of 50 or more. A practice table's match has none, by design: one member plays both
+    sides, so its wins, losses and breaks are nobody's against anybody (and the two seats'
+    rows would be one member's twice, which `figures_once_per_player` refuses)."""
     if row.status != Match.Status.FINISHED:
         raise ValueError(f"match {row.pk} is not finished")
+    if row.practice:
+        return
     done = finished(row)
     users: dict[Player, int] = {"A": row.player_a_id, "B": row.player_b_id}
     with transaction.atomic():

@@ -127,6 +127,17 @@ def expired(challenge: Challenge, now: datetime) -> bool:
     )
 
 
+def visible_to(challenge: Challenge, who: Party) -> bool:
+    """May `who` know that this challenge exists? Its two parties may, and anyone may know of
+    an open challenge (the lobby shows it). Others' direct challenges, rematch offers, ladder
+    challenges and invitations are private: to everyone else they do not exist, in every
+    state and for every action by id, so that nobody can probe them. (An invitation is
+    taken through its signed link only, which `check_answer` judges alone.)"""
+    if challenge.kind is Kind.OPEN or who.id == challenge.challenger.id:
+        return True
+    return challenge.target is not None and who.id == challenge.target.id
+
+
 def check_answer(challenge: Challenge, who: Party, answer: Answer, now: datetime) -> None:
     """May `who` accept, decline or withdraw this challenge now? Raises `IllegalRequest`."""
     if expired(challenge, now):

@@ -9,6 +9,11 @@ players are updated from the ratings they had before it (`rate_match`). The time
 matches does not widen the deviation (the paper's step 6 for a period without games is
 `idle`, unused by the club for now).
 
+Not every rated result changes the ratings (`rated_effect`): a match in which either player
+never played a stroke (conceded, claimed or defaulted before it) is no evidence of anyone's
+play, and a pair of members who meet again and again within days could farm each other's
+ratings (docs/ladder.md, "Ratings").
+
 Pure and deterministic: voiding a result is rating every remaining match again, in order,
 from newcomers' ratings (`ladder/service.py`), and gives the same numbers every time.
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 SCALE = 173.7178  # Glicko's scale: step 2 turns a rating into μ = (r − 1500) / SCALE
 BASE = 1500.0
@@ -115,3 +121,27 @@ def rate_match(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:
     """Both players after a match between them (score_a: 1 if A won, 0 if B won), each from
     the other's rating before it."""
     return update(a, [Game(b, score_a)]), update(b, [Game(a, 1.0 - score_a)])
+
+
+class Effect(StrEnum):
+    """What a rated match's result does to the ratings (the stored value: "" when it counts)."""
+
+    RATED = ""  # both players' ratings change
+    NO_PLAY = "no_play"  # either player never played a stroke: unrated
+    PAIR_CAP = "pair_cap"  # the pair's rated results in the window are used up: unrated
+
+
+PAIR_CAP = 3  # rated results between the same two members that change ratings ...
+PAIR_WINDOW_DAYS = 7  # ... in any this many days (ladder settings: RATED_PAIR_*)
+
+
+def rated_effect(strokes_a: int, strokes_b: int, recent_pair_results: int, cap: int) -> Effect:
+    """Whether a rated match's result changes the ratings: only if both players played at
+    least one stroke (else it is no evidence of play, like a game aborted before both sides
+    moved), and only if fewer than `cap` results between the same two members changed the
+    ratings in the window before it (`recent_pair_results`)."""
+    if strokes_a < 1 or strokes_b < 1:
+        return Effect.NO_PLAY
+    if recent_pair_results >= cap:
+        return Effect.PAIR_CAP
+    return Effect.RATED

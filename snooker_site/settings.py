@@ -177,6 +177,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+
 # The live table (game/consumers.py, game/service.py). Seconds unless named otherwise.
 class SnookerSettings(TypedDict):
     RECONNECT_GRACE: int
@@ -299,24 +300,54 @@ LADDER: LadderSettings = {
     "SETTLE_BATCH": int(os.environ.get("SNOOKER_LADDER_SETTLE_BATCH", "100")),
 }
 
+
+# The ratings (rules/ratings.py, docs/ladder.md "Ratings"): at most PAIR_CAP rated results between
+# the same two members in any PAIR_WINDOW_DAYS days change ratings (later ones are recorded as
+# unrated); the organisers' admin lists rated results with fewer than FEW_STROKES strokes in all.
+class RatingSettings(TypedDict):
+    PAIR_CAP: int
+    PAIR_WINDOW_DAYS: int
+    FEW_STROKES: int
+
+
+RATINGS: RatingSettings = {
+    "PAIR_CAP": int(os.environ.get("SNOOKER_RATED_PAIR_CAP", "3")),
+    "PAIR_WINDOW_DAYS": int(os.environ.get("SNOOKER_RATED_PAIR_WINDOW_DAYS", "7")),
+    "FEW_STROKES": int(os.environ.get("SNOOKER_RATED_FEW_STROKES", "10")),
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "index"
 LOGOUT_REDIRECT_URL = "index"
 
 # --- Accounts ---------------------------------------------------------------------------------
-# django-axes locks out logins: after SNOOKER_LOGIN_FAILURES failed logins from one address
-# (whatever the names tried) or against one account (from whatever addresses), further logins
-# from that address or to that account are refused with 429 until SNOOKER_LOGIN_COOLOFF seconds
-# have passed without another failure. Its counts are in the database, so every process sees
-# them. A success does not reset the counts: otherwise anyone with an account of their own
-# could clear their address's failures by logging into it between guesses.
+# django-axes locks out logins (game/accounts.py, docs/security.md "Accounts"). It counts failed
+# logins per (account, address) and per address, in the database so that every process sees
+# them: SNOOKER_LOGIN_FAILURES failures against one account from one address lock that pair,
+# and as many from one address, whatever the names tried (password spraying), lock the address.
+# A wrong password from one address never locks the member out from another. The lock lasts
+# SNOOKER_LOGIN_COOLOFF seconds after the failure that set it, doubled for each earlier lockout
+# of the same pair in the last day (backoff, at most SNOOKER_LOGIN_COOLOFF_MAX); failures during
+# it are refused unrecorded, so they never extend it. A success does not reset the counts:
+# otherwise anyone with an account of their own could clear their address's failures by
+# logging into it between guesses.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("SNOOKER_LOGIN_FAILURES", "10"))
-AXES_COOLOFF_TIME = timedelta(seconds=int(os.environ.get("SNOOKER_LOGIN_COOLOFF", "900")))
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+SNOOKER_LOGIN_COOLOFF = timedelta(seconds=int(os.environ.get("SNOOKER_LOGIN_COOLOFF", "900")))
+SNOOKER_LOGIN_COOLOFF_MAX = timedelta(
+    seconds=int(os.environ.get("SNOOKER_LOGIN_COOLOFF_MAX", "86400"))
+)
+AXES_COOLOFF_TIME = "game.accounts.cool_off"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Each attempt keeps its own expiry (its pair's cool-off when it was made), so that one pair's
+# longer cool-off is not cleaned away by a request with a shorter one.
+AXES_USE_ATTEMPT_EXPIRATION = True
+# The failures' log: the backoff counts a pair's lockouts in it.
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_RESET_ON_SUCCESS = False
 AXES_CLIENT_IP_CALLABLE = "game.accounts.client_address"
 AXES_LOCKOUT_CALLABLE = "game.accounts.lockout_response"

@@ -1,7 +1,7 @@
 """The ladder's parts of other apps' pages: the rating change on a finished match's page
 (`{% match_rating match as r %}`, templates/members/match_record.html) and a member's rating,
 ladders and rating chart on their profile (`{% member_standing member as s %}`,
-templates/members/profile.html). Two and three queries, whatever the member's history."""
+templates/members/profile.html). Three queries each, whatever the member's history."""
 
 from __future__ import annotations
 
@@ -9,13 +9,16 @@ from datetime import timedelta
 from typing import Any
 
 from django import template
-from django.db.models import Q
+from django.conf import settings
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from ladder import chart
-from ladder.models import HistoryEntry, LadderChallenge, Rating, RatingChange, Rung
+from ladder.models import HistoryEntry, LadderChallenge, RatedResult, Rating, RatingChange, Rung
 from rules.ladder import WAIT_AT_START
+from rules.ratings import Effect
 
 register = template.Library()
 
@@ -37,17 +40,51 @@ def match_rating(match: Any) -> dict[str, Any]:
         .select_related("ladder", "member", "other")
         .first()
     )
+    unrated = (
+        RatedResult.objects.filter(match=match)
+        .exclude(unrated=Effect.RATED)
+        .values_list("unrated", flat=True)
+        .first()
+    )
     return {
         "changes": changes,
         "voided": any(c.result.voided for c in changes),
         "entry": entry,
+        "unrated": unrated_reason(unrated) if unrated else "",
     }
+
+
+def unrated_reason(code: str) -> str:
+    """Why a rated match's result changed no rating, as the pages say it."""
+    if code == Effect.NO_PLAY:
+        return gettext("This result did not change the ratings: a player never played a stroke.")
+    return gettext(
+        "This result did not change the ratings: the limit of rated results between these two "
+        "members (%(cap)s in %(days)s days) was reached."
+    ) % {"cap": settings.RATINGS["PAIR_CAP"], "days": settings.RATINGS["PAIR_WINDOW_DAYS"]}
 
 
 @register.simple_tag
 def member_standing(member: Any) -> dict[str, Any]:
     """A member's rating, their places on the ladders and their rating chart."""
-    rating = Rating.objects.filter(member=member).first()
+    # With how many of their rated results changed no rating (a member with any rated result
+    # has a rating row: `ladder.service.rate` makes it), in the same query.
+    unrated = (
+        RatedResult.objects.filter(
+            Q(player_a=OuterRef("member")) | Q(player_b=OuterRef("member")), voided=False
+        )
+        .exclude(unrated=Effect.RATED)
+        .order_by()
+        .annotate(one=Value(1))
+        .values("one")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rating = (
+        Rating.objects.filter(member=member)
+        .annotate(unrated=Coalesce(Subquery(unrated, output_field=IntegerField()), 0))
+        .first()
+    )
     rungs = list(Rung.objects.filter(member=member).select_related("ladder").order_by("ladder"))
     latest = list(
         RatingChange.objects.filter(player=member, result__voided=False)
@@ -56,7 +93,8 @@ def member_standing(member: Any) -> dict[str, Any]:
     )
     latest.reverse()
     drawn = chart.chart(latest[0][1], [(at, after) for at, _, after in latest]) if latest else None
-    return {"rating": rating, "rungs": rungs, "chart": drawn}
+    unrated_count = getattr(rating, "unrated", 0) if rating is not None else 0
+    return {"rating": rating, "rungs": rungs, "chart": drawn, "unrated": unrated_count}
 
 
 @register.simple_tag

@@ -1,8 +1,8 @@
 """The club ladder in real browsers (Chromium): two people join the club and the ladder, the
 lower one challenges the one above from the ladder page, who is told at once and accepts; they
-play a best-of-1 ladder match, which the defender concedes; the ladder page shows the two
-swapped and both ratings moved, the match's page and the profile say so too. Before playing,
-the two agree a start time on the match page. Every page under the site's
+play a best-of-1 ladder match (a stroke each), which the defender concedes; the ladder page
+shows the two swapped and both ratings moved, the match's page and the profile say so too.
+Before playing, the two agree a start time on the match page. Every page under the site's
 Content-Security-Policy, with no violation."""
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser import strokes
 from tests.browser.conftest import PASSWORD, Server
 from tests.browser.test_club import new_page, on_the_table
 from tests.browser.test_csp import violations, watched
-from tests.browser.test_match_page import settled
+from tests.browser.test_match_page import click_table, set_angle, set_power, settled, strike
+from tests.game.helpers import BREAK_CUE
 
 
 def sign_up(context: BrowserContext, server: Server, name: str) -> Page:
@@ -103,10 +105,26 @@ def test_a_ladder_match_from_the_challenge_to_the_swap(
     expect(ed.get_by_test_id("agreed-start")).to_contain_text("18:30")
     settled([dora, ed], 1)
 
+    # Both play a stroke (a result in which a player never struck rates nobody:
+    # docs/ladder.md): the breaker breaks off from the D, the other hits nothing.
+    table = Server(server.url, server.env, match_id)
+    breaker, other = (ed, dora) if strokes.frame_of(table.snapshot()).striker == "A" else (dora, ed)
+    click_table(breaker, BREAK_CUE)
+    cue = breaker.evaluate("snookerState().aim.cue_ball")
+    speed = set_power(breaker, 8.0)
+    found = strokes.break_off(strokes.frame_of(table.snapshot()), tuple(cue), speed)
+    set_angle(breaker, found.angle)
+    strike(breaker)
+    settled([dora, ed], 2)
+    found = strokes.hit_nothing(strokes.frame_of(table.snapshot()), set_power(other, 0.3))
+    set_angle(other, found.angle)
+    strike(other)
+    settled([dora, ed], 3)
+
     # Dora concedes the match (asked first, in the page's own dialog).
     dora.get_by_test_id("concede-match").click()
     dora.get_by_test_id("confirm-yes").click()
-    settled([dora, ed], 2)
+    settled([dora, ed], 4)
     expect(ed.get_by_test_id("match-end")).to_be_visible()
 
     # The ladder: the two swapped, the challenger up and rated higher, both moved from 1500.

@@ -58,7 +58,7 @@ def test_a_challenge_makes_a_match_only_when_accepted(members) -> None:
 def test_only_the_challenged_member_accepts_and_declines(members) -> None:
     alice, bob, carol = members
     c = service.challenge(alice, bob, BO3).challenge
-    assert refused(lambda: service.accept(carol, c.pk)) == "not_for_you"
+    assert refused(lambda: service.accept(carol, c.pk)) == "not_found"  # not hers to know of
     assert refused(lambda: service.accept(alice, c.pk)) == "own_challenge"
     assert refused(lambda: service.withdraw(bob, c.pk)) == "not_yours"
     service.decline(bob, c.pk)
@@ -298,3 +298,46 @@ def test_a_practice_table_is_one_member_on_both_sides(members) -> None:
     game_service.submit(table.pk, alice, concede)  # she may act for the side to play
     assert Match.objects.get(pk=table.pk).status == "finished"
     assert refused(lambda: service.offer_rematch(alice, table.pk)) == "practice"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("repeat", range(3))
+def test_both_players_offering_a_rematch_at_once_make_one_match(members, repeat) -> None:
+    """Alice and Bob press "Rematch" at the same instant (two threads, two connections: on
+    PostgreSQL two sessions, as two server processes). Each used to make an offer of their
+    own: one was refused `already_challenged` (or `busy`, their row locks deadlocking), and
+    nobody played. Now both are sent to one match."""
+    alice, bob, _ = members
+    first = service.accept(bob, service.challenge(alice, bob, Format(1)).challenge.pk).match
+    concede_match(first, alice)
+    results: list[object] = [None, None]
+    start = threading.Barrier(2)
+
+    def press(i: int, user) -> None:  # type: ignore[no-untyped-def]
+        try:
+            start.wait()
+            results[i] = service.offer_rematch(user, first.pk)
+        except ClubError as exc:
+            results[i] = exc.code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=press, args=(i, u)) for i, u in enumerate((alice, bob))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    done = [r for r in results if isinstance(r, service.Done)]
+    if connection.vendor == "sqlite" and len(done) == 1:
+        # The in-memory test database's shared cache refuses the second writer at once
+        # rather than letting it wait (CI runs this on PostgreSQL, where both wait their turn).
+        assert [r for r in results if r not in done] == ["busy"], results
+        return
+    assert len(done) == 2, results
+    rematches = Match.objects.exclude(pk=first.pk)
+    assert rematches.count() == 1
+    offer = Challenge.objects.get(rematch_of=first)
+    assert offer.status == "accepted" and offer.match == rematches.get()
+    # The one who accepted is sent by the answer; the other by the offer's acceptance.
+    assert sorted(d.match is None for d in done) == [False, True]
+    assert {d.challenge.pk for d in done} == {offer.pk}

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from club import service
 from club.models import Challenge, Guest
@@ -148,7 +150,7 @@ def test_accept_lands_on_the_table(members) -> None:
     c = service.challenge(alice, bob, Format(3)).challenge
     assert logged_in(bob).get(f"/challenges/{c.pk}/accept/").status_code == 405
     refused = logged_in(carol).post(f"/challenges/{c.pk}/accept/")
-    assert refused.status_code == 403 and 'data-code="not_for_you"' in refused.content.decode()
+    assert refused.status_code == 404 and 'data-code="not_found"' in refused.content.decode()
     response = logged_in(bob).post(f"/challenges/{c.pk}/accept/")
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/match/{match.pk}/"
@@ -294,3 +296,48 @@ def test_a_finished_practice_offers_another(members) -> None:
     end = logged_in(alice).get(f"/match/{table.pk}/end/").content.decode()
     assert 'data-testid="practise-again"' in end and 'data-testid="offer-rematch"' not in end
     assert logged_in(alice).post(f"/match/{table.pk}/rematch/").status_code == 409
+
+
+@pytest.mark.parametrize("kind", ["direct", "rematch", "invitation"])
+def test_others_private_challenges_answer_404_for_every_action_and_state(members, kind) -> None:
+    """Carol probes a challenge between Alice and Bob: every action, in every state, answers
+    exactly as for a challenge that does not exist (it used to be 403, 410 or 404 by state)."""
+    alice, bob, carol = members
+    if kind == "rematch":
+        first = service.accept(bob, service.challenge(alice, bob, Format(1)).challenge.pk).match
+        game_service.submit(
+            first.pk, alice, client_in.Concede(type="concede", client_id="x", scope="match")
+        )
+        make = lambda: service.offer_rematch(alice, first.pk).challenge  # noqa: E731
+    elif kind == "invitation":
+        make = lambda: service.invite(alice, Format(1)).challenge  # noqa: E731
+    else:
+        make = lambda: service.challenge(alice, bob, Format(1)).challenge  # noqa: E731
+    carol_client = logged_in(carol)
+
+    def probe(pk: int) -> list[int]:
+        pages = [carol_client.get(f"/challenges/{pk}/").status_code]
+        for action in ("accept", "decline", "withdraw"):
+            response = carol_client.post(f"/challenges/{pk}/{action}/")
+            assert (
+                'data-code="not_found"' in response.content.decode() or response.status_code == 404
+            )
+            pages.append(response.status_code)
+        return pages
+
+    nowhere = probe(999_999)
+    assert nowhere == [404, 404, 404, 404]
+    c = make()
+    assert probe(c.pk) == nowhere  # open
+    service.withdraw(alice, c.pk)
+    assert probe(c.pk) == nowhere  # withdrawn
+    c = make()
+    Challenge.objects.filter(pk=c.pk).update(expires=timezone.now() - timedelta(seconds=1))
+    assert probe(c.pk) == nowhere  # past its time
+    if kind != "invitation":
+        c = make()
+        service.decline(bob, c.pk)
+        assert probe(c.pk) == nowhere  # declined
+        c = make()
+        service.accept(bob, c.pk)
+        assert probe(c.pk) == nowhere  # accepted

@@ -7,13 +7,12 @@ import re
 from datetime import timedelta
 
 import pytest
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessAttemptExpiration, AccessFailureLog
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core import mail
 from django.core.exceptions import ValidationError
 from django.test import Client
-from django.utils import timezone
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from game import accounts
@@ -74,15 +73,90 @@ def test_wrong_passwords_lock_the_address_out_even_with_the_right_one(
     assert logged_in_as(client) == "bob"
 
 
+def later(minutes: float) -> None:
+    """The clock moves on: every stored time of the lockout goes back as much."""
+    back = timedelta(minutes=minutes)
+    for model, field in (
+        (AccessAttempt, "attempt_time"),
+        (AccessAttemptExpiration, "expires_at"),
+        (AccessFailureLog, "attempt_time"),
+    ):
+        for row in model.objects.all():
+            setattr(row, field, getattr(row, field) - back)
+            row.save(update_fields=[field])
+
+
+def test_ten_wrong_passwords_from_one_address_never_lock_the_member_out_from_another(
+    client: Client, alice: User
+) -> None:
+    """The attack: ten wrong passwords for a member from address X; the member logs in from
+    address Y at once."""
+    assert [log_in(client, "alice", "wrong", address="203.0.113.1") for _ in range(10)][-1] == 429
+    assert log_in(client, "alice", PASSWORD, address="203.0.113.1") == 429
+    assert log_in(client, "alice", PASSWORD, address="198.51.100.7") == 302
+    assert logged_in_as(client) == "alice"
+
+
 @pytest.mark.usefixtures("three_failures")
-def test_wrong_passwords_from_many_addresses_lock_the_account(
-    client: Client, alice: User, bob: User
+def test_wrong_passwords_from_many_addresses_lock_no_address_of_the_members(
+    client: Client, alice: User
 ) -> None:
     for n in range(3):
-        log_in(client, "alice", "wrong", address=f"203.0.113.{n + 1}")
-    assert log_in(client, "alice", PASSWORD, address="203.0.113.99") == 429
-    assert logged_in_as(client) is None
-    assert log_in(client, "bob", PASSWORD, address="203.0.113.99") == 302
+        for _ in range(2):
+            log_in(client, "alice", "wrong", address=f"203.0.113.{n + 1}")
+    assert log_in(client, "alice", PASSWORD, address="203.0.113.99") == 302
+    assert logged_in_as(client) == "alice"
+
+
+@pytest.mark.usefixtures("three_failures")
+def test_password_spraying_from_one_address_locks_the_address(
+    client: Client, alice: User, bob: User
+) -> None:
+    for name in ("alice", "bob", "carol"):
+        assert log_in(client, name, "wrong", address="203.0.113.5") in (200, 429)
+    assert log_in(client, "alice", PASSWORD, address="203.0.113.5") == 429
+    assert log_in(client, "bob", PASSWORD, address="203.0.113.6") == 302
+
+
+@pytest.mark.usefixtures("three_failures")
+def test_failures_during_a_lockout_never_extend_it(client: Client, alice: User) -> None:
+    """One wrong password every 14 minutes does not keep anyone locked: the lockout ends 15
+    minutes after the failure that set it."""
+    for _ in range(3):
+        log_in(client, "alice", "wrong")
+    later(14)
+    assert log_in(client, "alice", "wrong") == 429
+    later(1.5)
+    assert log_in(client, "alice", PASSWORD) == 302
+    client.post("/accounts/logout/")
+    # The refused guess was not counted: two more are not yet a lockout.
+    assert [log_in(client, "alice", "wrong") for _ in range(2)] == [200, 200]
+
+
+@pytest.mark.usefixtures("three_failures")
+def test_a_pair_that_keeps_failing_waits_longer_each_time(client: Client, alice: User) -> None:
+    for _ in range(3):
+        log_in(client, "alice", "wrong")
+    assert log_in(client, "alice", PASSWORD) == 429
+    later(16)
+    response = None
+    for _ in range(3):
+        response = client.post(
+            "/accounts/login/", {"username": "alice", "password": "wrong"}, REMOTE_ADDR="192.0.2.1"
+        )
+    assert response is not None and response.status_code == 429
+    assert response["Retry-After"] == "1800" and "30 minutes" in response.content.decode()
+    later(16)
+    assert log_in(client, "alice", PASSWORD) == 429  # 30 minutes this time
+    later(15)
+    assert log_in(client, "alice", PASSWORD) == 302
+
+
+def test_the_backoff_doubles_per_set_of_failures_and_stops_at_its_most() -> None:
+    base, most = timedelta(minutes=15), timedelta(hours=2)
+    assert [accounts.backoff(n, 10, base, most) / base for n in (0, 1, 9, 10)] == [1, 1, 1, 1]
+    assert [accounts.backoff(n, 10, base, most) / base for n in (11, 19, 20, 21)] == [2, 2, 2, 4]
+    assert accounts.backoff(10_000, 10, base, most) == most
 
 
 @pytest.mark.usefixtures("three_failures")
@@ -112,16 +186,21 @@ def test_the_lockout_ends_after_the_cool_off(client: Client, alice: User) -> Non
     for _ in range(3):
         log_in(client, "alice", "wrong")
     assert log_in(client, "alice", PASSWORD) == 429
-    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
+    later(14)
+    assert log_in(client, "alice", PASSWORD) == 429
+    later(2)
     assert log_in(client, "alice", PASSWORD) == 302
 
 
 def test_the_limits_come_from_the_environment_with_defaults(settings: SettingsWrapper) -> None:
-    assert settings.AXES_LOCKOUT_PARAMETERS == ["ip_address", "username"]
+    assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"], "ip_address"]
     assert settings.AXES_RESET_ON_SUCCESS is False
+    assert settings.AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT is False
     # The defaults (SNOOKER_LOGIN_FAILURES, SNOOKER_LOGIN_COOLOFF, SNOOKER_*_RATE unset).
     assert settings.AXES_FAILURE_LIMIT == 10
-    assert settings.AXES_COOLOFF_TIME.total_seconds() == 15 * 60
+    assert settings.SNOOKER_LOGIN_COOLOFF.total_seconds() == 15 * 60
+    assert settings.SNOOKER_LOGIN_COOLOFF_MAX.total_seconds() == 24 * 3600
+    assert accounts.cool_off(None).total_seconds() == 15 * 60
     assert settings.SNOOKER_SIGNUP_RATE == "10/h"
     assert settings.SNOOKER_PASSWORD_RESET_RATE == "5/h"
 

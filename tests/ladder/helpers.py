@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Any
 
@@ -11,6 +12,8 @@ from game.models import Match
 from game.protocol import client_in
 from ladder import service
 from ladder.models import Ladder, LadderChallenge, Rung
+from rules.match import match_from_json
+from tests.game.helpers import BREAK_AT, BREAK_CUE
 
 
 def on_ladder(ladder: Ladder, *users: Any, now: datetime | None = None) -> None:
@@ -36,8 +39,43 @@ def accepted(ladder: Ladder, challenger: Any, defender: Any, now: datetime | Non
     return taken.match
 
 
-def concede(match: Match, loser: Any, client_id: str = "c") -> Match:
-    """The loser concedes the match, through the match service as the page sends it."""
+def each_plays(match: Match, prefix: str = "e") -> None:
+    """Both players play a stroke (the breaker a break-off, then whoever is to act until the
+    other has struck too: a choice after a foul is answered "play"), through the match
+    service as the page sends them."""
+    struck: set[str] = set()
+    for n in range(20):
+        row = Match.objects.select_related("player_a", "player_b").get(pk=match.pk)
+        frame = match_from_json(row.state).frame
+        seat = frame.to_act
+        assert seat is not None, "the frame ended before both played"
+        user = row.player_a if seat == "A" else row.player_b
+        message: Any
+        if frame.pending is not None:
+            message = client_in.Choose(
+                type="choose", client_id=f"{prefix}{n}", version=row.version, option="play"
+            )
+        else:
+            angle = math.atan2(BREAK_AT[1] - BREAK_CUE[1], BREAK_AT[0] - BREAK_CUE[0])
+            cue_ball = BREAK_CUE if frame.in_hand else None
+            message = client_in.Stroke(
+                type="stroke", client_id=f"{prefix}{n}", version=row.version, angle=angle,
+                speed=3.0, cue_ball=cue_ball,
+            )  # fmt: skip
+            struck.add(seat)
+        game_service.submit(match.pk, user, message)
+        if struck == {"A", "B"}:
+            match.refresh_from_db()
+            return
+    raise AssertionError("both players did not get to strike")
+
+
+def concede(match: Match, loser: Any, client_id: str = "c", played: bool = True) -> Match:
+    """The loser concedes the match, through the match service as the page sends it; by
+    default after both players have played a stroke (a rated match with a player who never
+    struck is not rated: `rules.ratings.rated_effect`)."""
+    if played and not Match.objects.filter(pk=match.pk, events__kind="stroke").exists():
+        each_plays(match)
     message = client_in.Concede(type="concede", client_id=client_id, scope="match")
     game_service.submit(match.pk, loser, message)
     match.refresh_from_db()

@@ -4,6 +4,7 @@ voided; each recorded in the history. Members who are not staff never get in."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -14,7 +15,7 @@ from django.test import Client
 from game import service as game_service
 from ladder import service
 from ladder.models import HistoryEntry, Ladder, RatedResult, Rating, Rung
-from tests.ladder.helpers import accepted, concede, on_ladder, order
+from tests.ladder.helpers import accepted, concede, each_plays, on_ladder, order
 
 pytestmark = pytest.mark.django_db
 
@@ -232,3 +233,40 @@ def test_organisers_find_flagged_defaults_and_void_them(admin: Client, members, 
     assert order(main) == ["ann", "ben", "cat"]
     public = Client().get("/ladder/history/").content.decode()
     assert 'data-testid="flagged"' in public
+
+
+def listed(admin: Client, query: str) -> set[int]:
+    html = admin.get(f"/admin/ladder/ratedresult/?{query}").content.decode()
+    return {int(pk) for pk in re.findall(r"/admin/ladder/ratedresult/(\d+)/change/", html)}
+
+
+def test_the_organisers_see_what_looks_wrong_and_void_it(admin: Client, members, settings) -> None:
+    ann, ben, cat, dan, *_ = members
+    # Four results of one pair within days, rated before the cap came in (a farm), ...
+    settings.RATINGS = {**settings.RATINGS, "PAIR_CAP": 10, "FEW_STROKES": 3}
+    farm = [game_service.create_match(ann, ben, 1, rated=True) for _ in range(4)]
+    for n, match in enumerate(farm):
+        concede(match, ben, f"f{n}")
+    settings.RATINGS = {**settings.RATINGS, "PAIR_CAP": 3}
+    capped = concede(game_service.create_match(ben, ann, 1, rated=True), ben, "capped")
+    # ... one nobody struck in, and one well played (many strokes) between others.
+    walkover = concede(game_service.create_match(cat, dan, 1, rated=True), dan, played=False)
+    played = game_service.create_match(cat, ann, 1, rated=True)
+    for n in range(2):
+        each_plays(played, f"round{n}-")
+    concede(played, ann, "played")
+    pk = {m.pk: RatedResult.objects.get(match=m).pk for m in (*farm, capped, walkover, played)}
+    assert listed(admin, "looks=over_cap") == {pk[farm[3].pk], pk[capped.pk]}
+    assert listed(admin, "looks=no_play") == {pk[walkover.pk]}
+    # Two strokes each in the farm's matches: "fewer than 3" is true of them, not of the
+    # match played twice over (four strokes), nor of the unrated ones.
+    assert listed(admin, "looks=few_strokes") == {pk[m.pk] for m in farm}
+    before = Rating.objects.get(member=ann).rating
+    response = admin.post(
+        "/admin/ladder/ratedresult/",
+        {"action": "void_ratings", "_selected_action": [pk[farm[3].pk]], "note": "farmed"},
+    )
+    assert response.status_code == 302
+    assert RatedResult.objects.get(pk=pk[farm[3].pk]).voided
+    assert Rating.objects.get(member=ann).rating != before
+    assert listed(admin, "looks=over_cap") == {pk[capped.pk]}

@@ -146,3 +146,26 @@ def test_members_follow_the_users(players) -> None:
     alice.save()
     assert Member.objects.get(user=alice).folded == "alice_smith"
     alice.save(update_fields=["last_login"])  # logging in: nothing to do
+
+
+def test_a_practice_table_ends_without_figures_and_without_an_error(players, caplog) -> None:
+    """One member plays both sides: no figures by design (nobody's wins or breaks against
+    anybody), and neither the end of the table nor the backfill trips over it."""
+    alice, bob, _ = players
+    table = service.create_match(alice, alice, 1, draw="A", practice=True)
+    with caplog.at_level(logging.ERROR, logger="members.figures"):
+        service.submit(
+            table.pk, alice, client_in.Concede(type="concede", client_id="p", scope="match")
+        )
+    table.refresh_from_db()
+    assert table.status == Match.Status.FINISHED
+    assert not MatchFigures.objects.filter(match=table).exists()
+    assert "figures not written" not in caplog.text
+    other = service.create_match(alice, bob, 1, draw="A")
+    service.submit(other.pk, bob, client_in.Concede(type="concede", client_id="q", scope="match"))
+    MatchFigures.objects.all().delete()
+    call_command("record_figures")
+    assert MatchFigures.objects.filter(match=other).count() == 2
+    call_command("record_figures", "--all")
+    call_command("record_figures", "--match", str(table.pk))
+    assert not MatchFigures.objects.filter(match=table).exists()

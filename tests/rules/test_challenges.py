@@ -119,3 +119,18 @@ def test_a_challenge_expires_at_its_time_marked_or_not() -> None:
 
 def test_a_rematch_gives_the_first_break_to_the_other_player() -> None:
     assert rematch_breaker("A") == "B" and rematch_breaker("B") == "A"
+
+
+def test_only_the_parties_know_of_a_private_challenge() -> None:
+    from rules.challenges import visible_to
+
+    for kind, target in ((Kind.DIRECT, BOB), (Kind.REMATCH, BOB), (Kind.LADDER, BOB)):
+        for status in Status:
+            c = _challenge(kind, target, status)
+            assert [visible_to(c, p) for p in (ALICE, BOB, CAROL, GINA)] == [
+                True, True, False, False,
+            ]  # fmt: skip
+    invitation = _challenge(Kind.INVITATION, None)
+    assert [visible_to(invitation, p) for p in (ALICE, CAROL)] == [True, False]
+    public = _challenge(Kind.OPEN, None)
+    assert all(visible_to(public, p) for p in (ALICE, BOB, CAROL, GINA))

@@ -63,3 +63,19 @@ def test_a_period_without_games_only_widens_the_deviation() -> None:
     assert after.rating == 1500 and after.volatility == 0.06
     assert after.rd == pytest.approx(ratings.SCALE * math.sqrt((200 / ratings.SCALE) ** 2 + 0.0036))
     assert update(NEW, []).rd == ratings.NEW_RD  # never past a newcomer's
+
+
+def test_a_result_changes_the_ratings_only_after_both_played_a_stroke() -> None:
+    assert ratings.rated_effect(0, 0, 0, 3) == ratings.Effect.NO_PLAY
+    assert ratings.rated_effect(5, 0, 0, 3) == ratings.Effect.NO_PLAY
+    assert ratings.rated_effect(0, 5, 0, 3) == ratings.Effect.NO_PLAY
+    assert ratings.rated_effect(1, 1, 0, 3) == ratings.Effect.RATED
+
+
+def test_at_most_cap_results_of_one_pair_in_the_window_change_the_ratings() -> None:
+    assert [ratings.rated_effect(9, 9, n, 3) for n in range(5)] == [
+        ratings.Effect.RATED, ratings.Effect.RATED, ratings.Effect.RATED,
+        ratings.Effect.PAIR_CAP, ratings.Effect.PAIR_CAP,
+    ]  # fmt: skip
+    # No play is what it says, whatever the pair's count.
+    assert ratings.rated_effect(0, 9, 7, 3) == ratings.Effect.NO_PLAY

@@ -37,7 +37,8 @@ class Command(BaseCommand):
             .objects.filter(member__isnull=True)
             .values_list("pk", "username")
         )
-        finished = Match.objects.filter(status=Match.Status.FINISHED).order_by("pk")
+        # Practice tables have no figures by design (members.figures.record).
+        finished = Match.objects.filter(status=Match.Status.FINISHED, practice=False).order_by("pk")
         if options["match"]:
             finished = finished.filter(pk__in=options["match"])
         elif not options["all"]:
