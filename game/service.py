@@ -487,7 +487,9 @@ def connect(
         if not fields:
             return None
         row.save(update_fields=fields)
-    return ClockStart(row.version, row.deadline) if "deadline" in fields else None
+    if "deadline" not in fields or row.deadline is None:
+        return None
+    return ClockStart(row.version, row.deadline)
 
 
 def spectators(arrived: dict[str, int], left: list[str]) -> None:
@@ -532,9 +534,7 @@ def _live(match_id: int, seat: str, now: datetime | None = None) -> QuerySet[Con
     )
 
 
-def disconnect(
-    match_id: int, channel_name: str, seat: Player, now: datetime | None = None
-) -> None:
+def disconnect(match_id: int, channel_name: str, seat: Player, now: datetime | None = None) -> None:
     """A player's socket went: if it was their last, they are away from now."""
     Connection.objects.filter(channel_name=channel_name).delete()
     if not _live(match_id, seat, now).exists():
@@ -580,17 +580,21 @@ def presences(match_ids: list[int], now: datetime | None = None) -> list[server_
         grace = timedelta(seconds=row.reconnect_grace)
         seats = {
             seat: server_out.SeatPresence(
-                arrived=arrived[seat] is not None, online=online[seat], away_since=away[seat],
+                arrived=arrived[seat] is not None,
+                online=online[seat],
+                away_since=away[seat],
                 claim_from=claim_from(row.started, online[opponent(seat)], away[seat], grace),
-            )  # fmt: skip
+            )
             for seat in PLAYERS
         }
         spectators = sum(1 for s, t in mine if s == "" and t >= stale)
         out.append(
             server_out.Presence(
-                players=seats, spectators=spectators, started=row.started,
+                players=seats,
+                spectators=spectators,
+                started=row.started,
                 abandoned=row.status == Match.Status.ABANDONED,
-            )  # fmt: skip
+            )
         )
     return out
 

@@ -36,7 +36,7 @@ export class Notices {
     this.badge = $("notice-badge");
     this.box = $("toasts");
     this.template = document.getElementById("tpl-toast");
-    this.seen = { notified: [], sounds: 0, toasts: 0, went: null };
+    this.seen = { notified: [], sounds: 0, toasts: 0, went: null, abandoned: [] };
     this.audio = null;
     setInterval(() => this.refresh(), 1000); // challenges expire as time passes
   }
@@ -49,6 +49,8 @@ export class Notices {
       const effect = this.board.notice(msg.challenge);
       if (effect) this.react(effect);
       document.dispatchEvent(new CustomEvent("club:notice", { detail: msg.challenge }));
+    } else if (msg.type === "abandoned") {
+      this.abandoned(msg);
     } else {
       return;
     }
@@ -82,6 +84,15 @@ export class Notices {
         this.toast(row, words.t(mine ? "expired_mine" : "expired_theirs", { name }), {});
       }
     }
+  }
+
+  /** A match of ours was abandoned, never started (club/noshows.py): say so, with whom. */
+  abandoned(msg) {
+    const { A, B } = msg.players;
+    const name = A === this.page.me ? B : A;
+    const row = { id: `match-${msg.match}`, best_of: msg.best_of, shot_clock: null, rated: false };
+    this.toast(row, this.words.t("abandoned", { name }), {});
+    this.seen.abandoned.push(msg.match);
   }
 
   refresh() {
