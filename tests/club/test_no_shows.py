@@ -72,7 +72,7 @@ def test_a_friendly_not_started_in_time_is_abandoned_once(members) -> None:
 
 @pytest.mark.django_db
 def test_a_started_match_and_a_ladder_match_are_not_abandoned(members) -> None:
-    alice, bob, carol = members
+    alice, _, carol = members
     played = _friendly(members)
     game_service.connect(played.pk, "alice-1", "A")
     game_service.connect(played.pk, "bob-1", "B")  # both here: started
