@@ -57,8 +57,12 @@ def abandon_due(now: datetime | None = None, batch: int | None = None) -> list[A
         .select_related("player_a", "player_b")
         .order_by("pk")[: batch or conf["NO_SHOW_BATCH"]]
     )
+    try:
+        rows = list(due)
+    except OperationalError:
+        return []  # SQLite's other writer holds the lock: the next pass looks again
     done = []
-    for row in due:
+    for row in rows:
         if not abandoned(row.started, row.created, row.kind == Kind.LADDER, wait, now):
             continue
         try:

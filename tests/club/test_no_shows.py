@@ -23,6 +23,7 @@ from members.models import MatchFigures
 from rules.challenges import Format, Kind, Status
 from tests.club.helpers import LobbyClient
 from tests.game.helpers import Client
+from tests.ladder.test_ladder_concurrency import at_once
 
 WAIT = timedelta(minutes=10)
 
@@ -181,3 +182,33 @@ async def test_both_players_are_told_and_the_lobby_drops_it(members, settings) -
         row = next((m for m in update["matches"] if m["id"] == match.pk), None)
     await table.stroke()
     assert (await table.expect("error"))["code"] == "abandoned"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_passes_at_once_abandon_a_match_once(members) -> None:
+    """Two processes' passes (two threads, two connections): both finish, one abandons."""
+    match = _friendly(members)
+    later = match.created + WAIT
+    results = at_once(lambda: noshows.abandon_due(later), lambda: noshows.abandon_due(later))
+    assert all(isinstance(r, list) for r in results), results
+    assert sorted(len(r) for r in results) == [0, 1]
+    assert _status(match) == Match.Status.ABANDONED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_arrival_racing_the_pass_either_starts_or_finds_it_abandoned(members) -> None:
+    match = _friendly(members)
+    game_service.connect(match.pk, "alice-1", "A")
+    later = match.created + WAIT
+
+    def bob_comes() -> object:
+        return game_service.connect(match.pk, "bob-1", "B")
+
+    results = at_once(lambda: noshows.abandon_due(later), bob_comes)
+    row = Match.objects.get(pk=match.pk)
+    # Never both: an abandoned match is not started, a started one is not abandoned.
+    if row.status == Match.Status.ABANDONED:
+        assert row.started is None and len(results[0]) == 1
+    else:
+        assert row.status == Match.Status.LIVE and row.started is not None
+        assert results[0] == []
