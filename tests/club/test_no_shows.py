@@ -212,3 +212,24 @@ def test_an_arrival_racing_the_pass_either_starts_or_finds_it_abandoned(members)
     else:
         assert row.status == Match.Status.LIVE and row.started is not None
         assert results[0] == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_job_runs_at_once_and_then_every_interval(settings) -> None:
+    import asyncio
+
+    settings.SNOOKER = {**settings.SNOOKER, "NO_SHOW_EVERY": 0.05}
+    jobs.NO_SHOWS.passes = 0
+    jobs.NO_SHOWS.start()
+    jobs.NO_SHOWS.start()  # once per loop
+    try:
+        for _ in range(100):
+            if jobs.NO_SHOWS.passes >= 3:
+                break
+            await asyncio.sleep(0.02)
+        assert jobs.NO_SHOWS.passes >= 3
+    finally:
+        jobs.NO_SHOWS.stop()
+    settings.SNOOKER = {**settings.SNOOKER, "NO_SHOW_EVERY": 0}
+    jobs.NO_SHOWS.start()  # switched off: cron alone
+    assert jobs.NO_SHOWS.task is None
