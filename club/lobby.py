@@ -77,8 +77,8 @@ def _watching(match_ids: list[int]) -> dict[int, int]:
 
 def match_rows(matches: QuerySet[Match]) -> list[server_out.MatchRow]:
     """Rows for these matches, in the queryset's order."""
-    heads = list(matches.values_list("pk", "version"))
-    stale = [pk for pk, version in heads if _FIGURES.get(pk, (-1,))[0] != version]
+    heads = list(matches.values_list("pk", "version", "status"))
+    stale = [pk for pk, version, _ in heads if _FIGURES.get(pk, (-1,))[0] != version]
     if stale:
         if len(_FIGURES) > _FIGURES_KEPT:
             _FIGURES.clear()
@@ -88,16 +88,18 @@ def match_rows(matches: QuerySet[Match]) -> list[server_out.MatchRow]:
             "player_a__username", "player_b__username",
         ):  # fmt: skip
             _FIGURES[row.pk] = (row.version, _figures(row))
-    watching = _watching([pk for pk, _ in heads])
+    watching = _watching([pk for pk, *_ in heads])
     out = []
-    for pk, _ in heads:
+    for pk, _, stored in heads:
         kept = _FIGURES.get(pk)
         if kept is None:
             continue  # gone between the two queries
         version, f = kept
+        # Abandoning a match changes its status, not its version (nor its kept figures).
+        status = stored if stored == Match.Status.ABANDONED else f.status
         out.append(
             server_out.MatchRow(
-                id=pk, version=version, status=f.status,  # type: ignore[arg-type]
+                id=pk, version=version, status=status,  # type: ignore[arg-type]
                 players=f.players,  # type: ignore[arg-type]
                 best_of=f.best_of, frames=_pair(f.frames), scores=_pair(f.scores), brk=f.brk,
                 striker=f.striker,  # type: ignore[arg-type]

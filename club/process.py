@@ -26,9 +26,10 @@ from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 
-from club import lobby, service
+from club import lobby, noshows, service
 from club.models import Challenge
 from club.protocol import server_out
+from game import process as game_process
 from game.signals import match_changed
 
 LOBBY_GROUP = "lobby"
@@ -206,6 +207,22 @@ async def _tell(
             await layer.group_send(user_group(user_id), dict(message))
     public = tuple(row.id for row, _, _ in rows if row.kind == "open")
     LOBBY.note(news.matches, public)
+
+
+async def tell_abandoned(done: list[noshows.Abandoned]) -> None:
+    """Matches abandoned unstarted (club/noshows.py): both players' notices, the match's own
+    sockets (its presence says so) and the lobby (the rows leave its lists)."""
+    layer = _layer()
+    for gone in done:
+        text = server_out.Abandoned(
+            match=gone.match, players=gone.names, best_of=gone.best_of
+        ).text()
+        message: TextMessage = {"type": "club.notice", "text": text}
+        for user_id in set(gone.players):
+            await layer.group_send(user_group(user_id), dict(message))
+        await game_process.tell_presence(gone.match, gone.presence)
+    if done:
+        LOBBY.note(matches=tuple(gone.match for gone in done))
 
 
 def _match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:

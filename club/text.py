@@ -43,6 +43,9 @@ def catalog() -> dict[str, str | dict[str, str]]:
         "withdrawn": gettext("%(name)s withdrew the challenge"),
         "expired_mine": gettext("Your challenge to %(name)s expired"),
         "expired_theirs": gettext("The challenge from %(name)s expired"),
+        "abandoned": gettext(
+            "Your match with %(name)s was abandoned: you were not at the table together in time"
+        ),
         "expires_in": gettext("expires in %(time)s"),
         "watching": gettext("%(n)s watching"),
         "break": gettext("break %(n)s"),

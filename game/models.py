@@ -16,6 +16,9 @@ class Match(models.Model):
     class Status(models.TextChoices):
         LIVE = "live"
         FINISHED = "finished"
+        # Never started (the two players were never at the table together) within the club's
+        # wait: no winner, no result, unrated, no figures (rules/presence.py, game/jobs.py).
+        ABANDONED = "abandoned"
 
     player_a = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_a"
@@ -36,6 +39,10 @@ class Match(models.Model):
     # When each player first came to the table: nobody can be claimed against before that.
     arrived_a = models.DateTimeField(null=True, blank=True)
     arrived_b = models.DateTimeField(null=True, blank=True)
+    # The first moment both players had a live connection at once (a practice table: when it
+    # was made). Until then no shot clock runs and nobody can claim (rules/presence.py); a
+    # friendly not started in time is abandoned.
+    started = models.DateTimeField(null=True, blank=True)
     # Whether the result counts for the club's standings: only between two members who asked
     # for it (a challenge's format); never with a guest, never at a practice table.
     rated = models.BooleanField(default=False)

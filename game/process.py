@@ -101,6 +101,12 @@ async def start_clock(match_id: int, start: service.ClockStart) -> None:
     await _layer().group_send(group_name(match_id), dict(message))
 
 
+async def tell_presence(match_id: int, presence: server_out.Presence) -> None:
+    """Send a match's presence to every socket of it, in every process."""
+    message: PresenceMessage = {"type": "match.presence", "text": presence.text()}
+    await _layer().group_send(group_name(match_id), dict(message))
+
+
 async def publish(match_id: int, stored: service.Stored) -> None:
     """Send a stored event to every socket of the match, in every process."""
     turn = stored.turn
@@ -215,8 +221,7 @@ class _Heartbeats:
                     continue
                 self.counted[match_id] = now
             self.presence[match_id] = info
-            message: PresenceMessage = {"type": "match.presence", "text": info.text()}
-            await _layer().group_send(group_name(match_id), dict(message))
+            await tell_presence(match_id, info)
             if last is None or last.spectators != info.spectators:
                 match_changed.send(sender=Match, match_id=match_id)  # the number watching
 
@@ -415,6 +420,7 @@ class TurnAway:
                 await refuse(receive, send)
                 return
         await self.app(scope, receive, send)
+
 
 # The newest event version this process knows of, per match it serves.
 LATEST: dict[int, int] = {}

@@ -32,6 +32,7 @@ from rules.commands import Command
 from rules.errors import IllegalRequest
 from rules.match import Match as MatchState
 from rules.match import Outcome, match_from_json, match_to_json
+from rules.presence import Refusal, claim_from, claim_refusal
 from rules.state import PLAYERS, Player, is_player, opponent
 
 # Whoever sent a request: a member, or a visitor who is not signed in.
@@ -81,7 +82,7 @@ class Applied:
 
 @dataclass(frozen=True, slots=True)
 class ClockStart:
-    """The shot clock started when the second player came to the table (no event made)."""
+    """The shot clock started when the match did: both players at the table (no event made)."""
 
     version: int
     deadline: datetime
@@ -221,16 +222,21 @@ def requested_log(match_id: int, number: int) -> str:
 
 
 # --- writing ---------------------------------------------------------------------------------
-def _deadline(row: Match, state: MatchState, still_in: float = 0.0) -> datetime | None:
-    """When the striker's time runs out, if the match has a shot clock, both players have come
-    to the table (the clock starts only then) and a stroke is due. The time starts when the
-    table is still: `still_in` seconds from now (the last stroke's balls rolling, a finished
-    frame's last position held before the next rack), which the striker cannot use."""
-    if row.shot_clock is None or row.arrived_a is None or row.arrived_b is None:
+def _deadline(
+    row: Match, state: MatchState, still_in: float = 0.0, now: datetime | None = None
+) -> datetime | None:
+    """When the striker's time runs out, if the match has a shot clock, has started (both
+    players at the table together; at a practice table, once the member came) and a stroke
+    is due. The time starts when the table is still: `still_in` seconds from now (the last
+    stroke's balls rolling, a finished frame's last position held before the next rack),
+    which the striker cannot use."""
+    if row.shot_clock is None or row.status != Match.Status.LIVE:
+        return None
+    if row.started is None or row.arrived_a is None or row.arrived_b is None:
         return None
     if not _stroke_due(state):
         return None
-    return timezone.now() + timedelta(seconds=still_in + row.shot_clock)
+    return (now or timezone.now()) + timedelta(seconds=still_in + row.shot_clock)
 
 
 def _still_in(outcome: Outcome, state: MatchState) -> float:
@@ -272,6 +278,8 @@ def create_match(
             player_a=player_a, player_b=player_b, best_of=best_of, shot_clock=shot_clock,
             reconnect_grace=grace, version=1, state=match_to_json(state),
             rated=rated, guest=guest, practice=practice,
+            # One member on both sides: nobody to wait for.
+            started=timezone.now() if practice else None,
         )  # fmt: skip
         start = server_out.StartRequest(draw=winner)
         text = server_out.Event.of("start", None, start, None, _snapshot(row, state)).text()
@@ -355,12 +363,25 @@ def _command(message: PlayerRequest) -> Command:
     return commands.Claim(message.scope)
 
 
+_REFUSED_CLAIMS: dict[Refusal, str] = {
+    Refusal.NOT_STARTED: "the match has not started: the two players were never here together",
+    Refusal.CLAIMANT_AWAY: "a claim needs the claimant at the table",
+    Refusal.OPPONENT_HERE: "the opponent is at the table",
+    Refusal.GRACE: "the opponent has not been away for the whole grace",
+}
+
+
 def _check(row: Match, seat: Player, message: PlayerRequest) -> None:
-    """What the rules core cannot know: the table the player saw, the opponent's absence."""
+    """What the rules core cannot know: whether the match is still on, the table the player
+    saw, the presence a claim needs."""
+    if row.status == Match.Status.ABANDONED:
+        raise ServiceError("abandoned", "the match was abandoned: it never started")
     if isinstance(message, client_in.Stroke | client_in.Choose) and message.version != row.version:
         raise ServiceError("stale_version", f"the table changed (now version {row.version})")
-    if isinstance(message, client_in.Claim) and not claimable(row, opponent(seat)):
-        raise ServiceError("not_claimable", f"player {opponent(seat)} is not away past the grace")
+    if isinstance(message, client_in.Claim):
+        refusal = why_not_claim(row, seat)
+        if refusal is not None:
+            raise ServiceError("not_claimable", _REFUSED_CLAIMS[refusal])
 
 
 def submit(match_id: int, user: Visitor, message: PlayerRequest) -> Applied:
@@ -416,21 +437,28 @@ def expire_shot_clock(match_id: int, version: int) -> list[Stored]:
         row = Match.objects.select_for_update().get(pk=match_id)
         if row.version != version or row.deadline is None or timezone.now() < row.deadline:
             return []
+        if row.status != Match.Status.LIVE:
+            return []
         state = match_from_json(row.state)
         return _apply(row, state, state.frame.striker, commands.ShotClockExpired())
 
 
 # --- presence --------------------------------------------------------------------------------
-def _stale_before() -> datetime:
-    return timezone.now() - timedelta(seconds=settings.SNOOKER["CONNECTION_STALE"])
+def _stale_before(now: datetime | None = None) -> datetime:
+    return (now or timezone.now()) - timedelta(seconds=settings.SNOOKER["CONNECTION_STALE"])
 
 
-def connect(match_id: int, channel_name: str, seat: Player) -> ClockStart | None:
+def connect(
+    match_id: int, channel_name: str, seat: Player, now: datetime | None = None
+) -> ClockStart | None:
     """A player's socket came. Their first coming is their arrival (at a practice table, both
-    seats'); the second player's arrival starts the shot clock, if the match has one: that
-    start is returned, for the consumer to tell everyone. (Spectators' sockets are written
-    in batches: `spectators`.)"""
-    now = timezone.now()
+    seats'); if the opponent has a live socket too, the match starts now (`Match.started`,
+    once). The start starts the shot clock, if the match has one: that start is returned, for
+    the consumer to tell everyone. (Spectators' sockets are written in batches:
+    `spectators`.)"""
+    now = now or timezone.now()
+    # Written (committed) before the opponent's socket is looked for: of two players coming
+    # at once on two processes, the later look sees the other's row, so the match starts.
     Connection.objects.update_or_create(
         channel_name=channel_name,
         defaults={"match_id": match_id, "seat": seat, "last_seen": now},
@@ -442,16 +470,26 @@ def connect(match_id: int, channel_name: str, seat: Player) -> ClockStart | None
             s for s in (PLAYERS if row.practice else (seat,))
             if getattr(row, f"arrived_{s.lower()}") is None
         ]  # fmt: skip
-        if not first:
-            return None
+        fields = [f"arrived_{s.lower()}" for s in first]
         for s in first:
             setattr(row, f"arrived_{s.lower()}", now)
-        fields = [f"arrived_{s.lower()}" for s in first]
+        if (
+            row.started is None
+            and row.status == Match.Status.LIVE
+            and _live(match_id, opponent(seat), now).exists()
+        ):
+            row.started = now
+            fields.append("started")
         if row.deadline is None and row.shot_clock is not None:
-            row.deadline = _deadline(row, match_from_json(row.state))
-            fields.append("deadline")
+            row.deadline = _deadline(row, match_from_json(row.state), now=now)
+            if row.deadline is not None:
+                fields.append("deadline")
+        if not fields:
+            return None
         row.save(update_fields=fields)
-    return ClockStart(row.version, row.deadline) if row.deadline is not None else None
+    if "deadline" not in fields or row.deadline is None:
+        return None
+    return ClockStart(row.version, row.deadline)
 
 
 def spectators(arrived: dict[str, int], left: list[str]) -> None:
@@ -490,26 +528,29 @@ def beat(channel_names: list[str]) -> dict[int, int]:
     return dict(Match.objects.filter(pk__in=served).values_list("pk", "version"))
 
 
-def _live(match_id: int, seat: str) -> QuerySet[Connection]:
-    return Connection.objects.filter(match_id=match_id, seat=seat, last_seen__gte=_stale_before())
+def _live(match_id: int, seat: str, now: datetime | None = None) -> QuerySet[Connection]:
+    return Connection.objects.filter(
+        match_id=match_id, seat=seat, last_seen__gte=_stale_before(now)
+    )
 
 
-def disconnect(match_id: int, channel_name: str, seat: Player) -> None:
+def disconnect(match_id: int, channel_name: str, seat: Player, now: datetime | None = None) -> None:
     """A player's socket went: if it was their last, they are away from now."""
     Connection.objects.filter(channel_name=channel_name).delete()
-    if not _live(match_id, seat).exists():
+    if not _live(match_id, seat, now).exists():
         Absence.objects.update_or_create(
-            match_id=match_id, seat=seat, defaults={"since": timezone.now()}
+            match_id=match_id, seat=seat, defaults={"since": now or timezone.now()}
         )
 
 
-def presences(match_ids: list[int]) -> list[server_out.Presence]:
-    """Who is at the table in each match: three queries however many matches."""
-    stale = _stale_before()
+def presences(match_ids: list[int], now: datetime | None = None) -> list[server_out.Presence]:
+    """Who is at the table in each match, since when each absent player is away and when
+    the other may claim (rules/presence.py): three queries however many matches."""
+    stale = _stale_before(now)
     rows = {
         m.pk: m
         for m in Match.objects.filter(pk__in=match_ids).only(
-            "reconnect_grace", "arrived_a", "arrived_b", "practice"
+            "reconnect_grace", "arrived_a", "arrived_b", "practice", "started", "status"
         )
     }
     sockets: dict[int, list[tuple[str, datetime]]] = {m: [] for m in match_ids}
@@ -526,27 +567,40 @@ def presences(match_ids: list[int]) -> list[server_out.Presence]:
     out = []
     for match_id in match_ids:
         row, mine = rows[match_id], sockets[match_id]
-        seats: dict[Player, server_out.SeatPresence] = {}
+        arrived: dict[Player, datetime | None] = {"A": row.arrived_a, "B": row.arrived_b}
+        away: dict[Player, datetime | None] = {}
         for seat in PLAYERS:
-            arrived = row.arrived_a if seat == "A" else row.arrived_b
             # At a practice table the one member's sockets sit in seat A for both sides.
             held = "A" if row.practice else seat
-            since = _away_since(
-                arrived, [t for s, t in mine if s == held], gone.get((match_id, held)), stale
+            away[seat] = _away_since(
+                arrived[seat], [t for s, t in mine if s == held], gone.get((match_id, held)),
+                stale,
+            )  # fmt: skip
+        online = {s: away[s] is None and arrived[s] is not None for s in PLAYERS}
+        grace = timedelta(seconds=row.reconnect_grace)
+        seats = {
+            seat: server_out.SeatPresence(
+                arrived=arrived[seat] is not None,
+                online=online[seat],
+                away_since=away[seat],
+                claim_from=claim_from(row.started, online[opponent(seat)], away[seat], grace),
             )
-            seats[seat] = server_out.SeatPresence(
-                arrived=arrived is not None,
-                online=since is None and arrived is not None,
-                away_since=since,
-                claim_from=since + timedelta(seconds=row.reconnect_grace) if since else None,
-            )
+            for seat in PLAYERS
+        }
         spectators = sum(1 for s, t in mine if s == "" and t >= stale)
-        out.append(server_out.Presence(players=seats, spectators=spectators))
+        out.append(
+            server_out.Presence(
+                players=seats,
+                spectators=spectators,
+                started=row.started,
+                abandoned=row.status == Match.Status.ABANDONED,
+            )
+        )
     return out
 
 
-def presence(match_id: int) -> server_out.Presence:
-    return presences([match_id])[0]
+def presence(match_id: int, now: datetime | None = None) -> server_out.Presence:
+    return presences([match_id], now)[0]
 
 
 def _away_since(
@@ -560,10 +614,16 @@ def _away_since(
     return max([arrived, *seen, *([absent] if absent else [])])
 
 
-def claimable(row: Match, seat: Player) -> bool:
-    """The player has been away longer than the match's reconnect grace."""
-    since = presence(row.pk).players[seat].claim_from
-    return since is not None and timezone.now() >= since
+def why_not_claim(row: Match, claimant: Player, now: datetime | None = None) -> Refusal | None:
+    """Why `claimant` may not claim against the other player now (rules/presence.py), or None
+    if they may: the match has started, they are at the table, and the other has been away
+    for the whole grace."""
+    now = now or timezone.now()
+    seats = presence(row.pk, now).players
+    return claim_refusal(
+        row.started, seats[claimant].online, seats[opponent(claimant)].away_since,
+        timedelta(seconds=row.reconnect_grace), now,
+    )  # fmt: skip
 
 
 # --- rebuilding ------------------------------------------------------------------------------

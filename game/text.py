@@ -46,7 +46,11 @@ ERRORS: dict[str, Promise] = {
     "match_over": gettext_lazy("The match is already over."),
     "no_such_frame": gettext_lazy("That frame has not been played."),
     "not_claimable": gettext_lazy(
-        "You cannot claim: your opponent is back, or the grace period has not run out."
+        "You cannot claim: a claim needs the two of you to have been at the table together,"
+        " you at the table now, and your opponent away for the whole grace period."
+    ),
+    "abandoned": gettext_lazy(
+        "This match was abandoned: the two players were not at the table together in time."
     ),
     "bad_json": gettext_lazy("The page sent a message the server cannot read."),
     "bad_message": gettext_lazy("The page sent a message the server cannot read."),

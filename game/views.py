@@ -74,6 +74,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=match_id)
     if match.status == Match.Status.FINISHED:
         return match_record(request, match)  # the archive: scores, breaks, the referee's log
+    if match.status == Match.Status.ABANDONED:  # never started: nothing to show but that
+        wait = max(1, round(settings.SNOOKER["NO_SHOW_WAIT"] / 60))
+        return render(request, "match_abandoned.html", {"match": match, "wait": wait})
     with translation.override(page_language(request)):
         return render(
             request,

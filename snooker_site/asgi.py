@@ -34,10 +34,13 @@ application = ProtocolTypeRouter(
     }
 )
 
-# The ladders' deadlines are settled by every server process, from when its loop starts.
+# The ladders' deadlines are settled, and friendlies nobody started are abandoned, by every
+# server process, from when its loop starts.
+from club.jobs import start_with_the_server as start_club_jobs  # noqa: E402
 from ladder.jobs import start_with_the_server  # noqa: E402
 
 start_with_the_server()
+start_club_jobs()
 
 # The collector, tuned for a server: everything loaded at start-up is frozen out of its
 # scans, the young generation is collected every 2,000 allocations instead of 700, and the

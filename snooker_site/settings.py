@@ -203,6 +203,9 @@ class SnookerSettings(TypedDict):
     RESYNC_EVENTS: int
     MAX_SOCKETS_PER_ADDRESS: int
     MAX_SOCKETS_PER_MATCH: int
+    NO_SHOW_WAIT: float
+    NO_SHOW_EVERY: float
+    NO_SHOW_BATCH: int
 
 
 _HEARTBEAT = float(os.environ.get("SNOOKER_HEARTBEAT", "10"))
@@ -248,6 +251,13 @@ SNOOKER: SnookerSettings = {
     # Sockets one process takes from one address, and watching one match (players exempt).
     "MAX_SOCKETS_PER_ADDRESS": int(os.environ.get("SNOOKER_MAX_SOCKETS_PER_ADDRESS", "20")),
     "MAX_SOCKETS_PER_MATCH": int(os.environ.get("SNOOKER_MAX_SOCKETS_PER_MATCH", "1000")),
+    # A friendly the two players have not started (been at the table together) within this
+    # many seconds of its making is abandoned (rules/presence.py; a ladder match is not: its
+    # play-by window decides). Each server process looks every NO_SHOW_EVERY seconds (0:
+    # never; then run `manage.py abandon_no_shows` from cron), this many at a time.
+    "NO_SHOW_WAIT": float(os.environ.get("SNOOKER_NO_SHOW_WAIT", "600")),
+    "NO_SHOW_EVERY": float(os.environ.get("SNOOKER_NO_SHOW_EVERY", "30")),
+    "NO_SHOW_BATCH": int(os.environ.get("SNOOKER_NO_SHOW_BATCH", "100")),
 }
 
 

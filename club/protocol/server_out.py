@@ -37,7 +37,8 @@ class MatchRow(_Out):
 
     id: int
     version: int
-    status: Literal["live", "finished"]
+    # "abandoned": never started in time (club/noshows.py); it leaves the lobby's lists.
+    status: Literal["live", "finished", "abandoned"]
     players: dict[Seat, str]
     best_of: int
     frames: Pair  # frames won
@@ -113,6 +114,17 @@ class Reminder(_Out):
     at: datetime  # the agreed start
 
 
+class Abandoned(_Out):
+    """A match of yours was abandoned: the two players were never at the table together
+    within the club's wait (club/noshows.py). No result; it counts for nothing. Sent at once
+    to both players' sockets."""
+
+    type: Literal["abandoned"] = "abandoned"
+    match: int
+    players: dict[Seat, str]
+    best_of: int
+
+
 class Error(_Out):
     type: Literal["error"] = "error"
     code: str
@@ -125,5 +137,5 @@ class Pong(_Out):
 
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "update": Update, "notice": Notice, "reminder": Reminder,
-    "error": Error, "pong": Pong,
+    "abandoned": Abandoned, "error": Error, "pong": Pong,
 }  # fmt: skip

@@ -475,16 +475,24 @@ class Error(_Out):
 
 
 class SeatPresence(_Out):
-    arrived: bool  # has come to the table at least once (only then can they be claimed against)
+    arrived: bool  # has come to the table at least once
     online: bool
     away_since: datetime | None
-    claim_from: datetime | None  # when the opponent may claim; null while online
+    # When the opponent may claim against this player (rules/presence.py); null while a
+    # claim cannot come at all: the match has not started, this player is here, or the
+    # opponent is away too.
+    claim_from: datetime | None
 
 
 class Presence(_Out):
     type: Literal["presence"] = "presence"
     players: dict[Seat, SeatPresence]
     spectators: int
+    # The first moment both players were at the table together; null until then (no shot
+    # clock, no claims; a player who came waits for the other).
+    started: datetime | None
+    # The match never started in time and was abandoned (no result): the page is over.
+    abandoned: bool
 
 
 class AimOut(_Out):
@@ -498,8 +506,9 @@ class AimOut(_Out):
 
 
 class Clock(_Out):
-    """The shot clock started at `version` without an event: the second player came to the
-    table (the clock waits for both). Also sent after a `welcome` without a snapshot."""
+    """The shot clock started at `version` without an event: the match started (both players
+    at the table together: the clock waits for that). Also sent after a `welcome` without a
+    snapshot."""
 
     type: Literal["clock"] = "clock"
     version: int

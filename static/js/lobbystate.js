@@ -1,9 +1,15 @@
 // The lobby as its socket tells it: live matches and open challenges, each kept at the newest
 // version seen (a welcome, then coalesced updates). Pure (tests/lobbystate.test.js).
 
+// Abandoning a match (never started in time) changes its status, not its version: at one
+// version, the abandoned row is the newer word.
+function newer(a, b) {
+  return a.version > b.version || (a.version === b.version && a.status === "abandoned");
+}
+
 function newest(map, row) {
   const known = map.get(row.id);
-  if (known && known.version > row.version) return false;
+  if (known && known !== row && newer(known, row)) return false;
   map.set(row.id, row);
   return true;
 }
@@ -12,7 +18,7 @@ function replaced(known, rows) {
   const fresh = new Map();
   for (const row of rows) {
     const old = known.get(row.id);
-    newest(fresh, old && old.version > row.version ? old : row);
+    newest(fresh, old && newer(old, row) ? old : row);
   }
   return fresh;
 }

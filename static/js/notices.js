@@ -36,7 +36,7 @@ export class Notices {
     this.badge = $("notice-badge");
     this.box = $("toasts");
     this.template = document.getElementById("tpl-toast");
-    this.seen = { notified: [], sounds: 0, toasts: 0, went: null };
+    this.seen = { notified: [], sounds: 0, toasts: 0, went: null, abandoned: [] };
     this.audio = null;
     setInterval(() => this.refresh(), 1000); // challenges expire as time passes
   }
@@ -51,6 +51,8 @@ export class Notices {
       document.dispatchEvent(new CustomEvent("club:notice", { detail: msg.challenge }));
     } else if (msg.type === "reminder") {
       this.remind(msg);
+    } else if (msg.type === "abandoned") {
+      this.abandoned(msg);
     } else {
       return;
     }
@@ -95,6 +97,15 @@ export class Notices {
     this.ring();
     this.desktop(challenge, text);
     this.seen.reminded = (this.seen.reminded || 0) + 1;
+  }
+
+  /** A match of ours was abandoned, never started (club/noshows.py): say so, with whom. */
+  abandoned(msg) {
+    const { A, B } = msg.players;
+    const name = A === this.page.me ? B : A;
+    const row = { id: `match-${msg.match}`, best_of: msg.best_of, shot_clock: null, rated: false };
+    this.toast(row, this.words.t("abandoned", { name }), {});
+    this.seen.abandoned.push(msg.match);
   }
 
   refresh() {

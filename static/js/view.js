@@ -60,6 +60,8 @@ export class MatchView {
   /** Concessions and claims need the table as it is now. */
   canAct() {
     const snap = this.shown;
+    const { presence } = this.client;
+    if (presence && presence.abandoned) return false; // never started: nothing to play
     return Boolean(snap && this.client.seat && snap.status === "live") && this.settled();
   }
 
@@ -374,14 +376,28 @@ export class MatchView {
       : t("hint.theirs", { name });
   }
 
-  /** The opponent (or, for spectators, any player) who is away: a panel and maybe a claim. */
+  /** The opponent (or, for spectators, any player) who is away: a panel and maybe a claim.
+   * Until the match starts (both players at the table together) a player who came waits
+   * for the other, and nobody can claim; a match never started in time is abandoned. */
   refreshAway() {
     const { seat, players, presence } = this.client;
-    const seats = seat ? [seat === "A" ? "B" : "A"] : ["A", "B"];
+    if (presence && presence.abandoned) {
+      this.panels.away(t("away.abandoned"), false);
+      return;
+    }
+    const other = seat === "A" ? "B" : "A";
     const online = (presence && presence.players) || {};
+    if (!this.shown || this.shown.status !== "live" || this.connection !== "open") {
+      this.panels.away(null, false);
+      return;
+    }
+    if (seat && presence && !presence.started && !(online[other] && online[other].online)) {
+      this.panels.away(t("away.waiting", { name: players[other] }), false);
+      return;
+    }
+    const seats = seat ? [other] : ["A", "B"];
     const gone = seats.filter((s) => online[s] && !online[s].online && online[s].arrived);
-    if (!gone.length || !this.shown || this.shown.status !== "live" ||
-        this.connection !== "open") {
+    if (!gone.length) {
       this.panels.away(null, false);
       return;
     }
@@ -390,9 +406,10 @@ export class MatchView {
       ? t("away.both", { a: names[0], b: names[1] })
       : t("away.one", { name: names[0] });
     let claim = false;
-    if (seat) {
-      const from = Date.parse(online[gone[0]].claim_from);
-      const left = Math.ceil((from - Date.now()) / 1000);
+    const from = online[gone[0]].claim_from;
+    if (seat && from) {
+      // The server's word (rules/presence.py): null while no claim can come at all.
+      const left = Math.ceil((Date.parse(from) - Date.now()) / 1000);
       if (left > 0) text += ` — ${t("away.claim_in", { time: clock(left) })}`;
       else claim = true;
     }

@@ -112,3 +112,33 @@ def test_claim_a_frame_then_concede_the_match(
     spectator.screenshot(path=str(artifacts / "match-over-1280x800.png"))
     for context in contexts:
         context.close()
+
+
+def test_the_one_who_came_waits_for_the_other_and_cannot_claim(
+    browser: Any, server: Server
+) -> None:
+    """Bob glances at the table and leaves before Alice comes: the match has not started, so
+    Alice waits for him and no claim is offered."""
+    match = server.new_match(3, reconnect_grace=1)
+    contexts = [browser.new_context(viewport=DESKTOP) for _ in range(2)]
+    login(contexts[0], match, "alice")
+    login(contexts[1], match, "bob")
+    bob = open_match(contexts[1], match)
+    settled([bob], 1)
+    expect(bob.get_by_test_id("away-text")).to_have_text(
+        "Waiting for alice: the match starts when you are both at the table"
+    )
+    bob.close()
+    alice = open_match(contexts[0], match)
+    settled([alice], 1)
+    away = alice.get_by_test_id("away-text")
+    expect(away).to_have_text("Waiting for bob: the match starts when you are both at the table")
+    # No claim is offered (the server says no claim is coming: claim_from is null; the
+    # times are tests/game/test_match_start.py's, on an injected clock).
+    expect(alice.get_by_test_id("claim-buttons")).to_be_hidden()
+    # Bob comes back while she is there: the match starts, and the banner goes.
+    bob = open_match(contexts[1], match)
+    expect(alice.get_by_test_id("away-banner")).to_be_hidden()
+    expect(alice.get_by_test_id("online-B")).to_have_class("sb-dot online")
+    for context in contexts:
+        context.close()

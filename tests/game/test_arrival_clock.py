@@ -1,5 +1,6 @@
-"""The clocks start when both players have come to the table; a practice table is one member
-on both sides, through the same consumer and service."""
+"""The clocks start when the match does (both players at the table together:
+tests/game/test_match_start.py); a practice table is one member on both sides, through the
+same consumer and service."""
 
 from __future__ import annotations
 

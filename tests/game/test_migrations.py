@@ -78,3 +78,32 @@ def test_old_events_gain_seat_and_command_and_replay_to_the_stored_state(players
     assert stored.frames[0].termination == Termination.CONCEDED
     assert service.rebuild(row.pk) == stored == state
     assert migrated.deadline == started + timedelta(seconds=30)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_matches_from_before_the_start_was_kept_are_started_if_both_had_come(players) -> None:
+    """0007: a match both players had come to started when the later came (as its shot clock
+    did); a practice table when it was made; one only one player came to has not started."""
+    before = [("game", "0006_event_frame")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    OldMatch = executor.loader.project_state(before).apps.get_model("game", "Match")
+    alice, bob = players[0].pk, players[1].pk
+    t0 = timezone.now() - timedelta(hours=1)
+    state = rules_match.match_to_json(rules_match.new_match(3, "A"))
+
+    def made(**fields):  # type: ignore[no-untyped-def]
+        return OldMatch.objects.create(
+            player_a_id=alice, player_b_id=fields.pop("b", bob), best_of=3, version=1,
+            state=state, **fields,
+        ).pk  # fmt: skip
+
+    both = made(arrived_a=t0, arrived_b=t0 + timedelta(seconds=40))
+    one = made(arrived_a=t0)
+    practice = made(b=alice, practice=True, arrived_a=t0, arrived_b=t0)
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    started = dict(Match.objects.values_list("pk", "started"))
+    assert started[both] == t0 + timedelta(seconds=40)
+    assert started[one] is None
+    assert started[practice] == Match.objects.get(pk=practice).created

@@ -12,7 +12,7 @@ from club import service as club_service
 from club.models import Challenge, Guest
 from club.service import ClubError
 from game import service as game_service
-from game.models import Absence, Match
+from game.models import Absence, Connection, Match
 from game.protocol import client_in
 from game.signals import match_finished
 from ladder import service
@@ -210,10 +210,14 @@ def test_a_claim_applies_the_result_too(members, main, settings) -> None:
     ann, ben, *_ = members
     on_ladder(main, ann, ben)
     match = accepted(main, ben, ann)
-    # Both came to the table; the defender left long ago (past the reconnect grace).
+    # Both came to the table and the match started; the defender left long ago (past the
+    # reconnect grace); the challenger is at the table.
     long_ago = timezone.now() - timedelta(hours=1)
-    Match.objects.filter(pk=match.pk).update(arrived_a=long_ago, arrived_b=long_ago)
+    Match.objects.filter(pk=match.pk).update(
+        arrived_a=long_ago, arrived_b=long_ago, started=long_ago
+    )
     Absence.objects.create(match=match, seat="B", since=long_ago)
+    Connection.objects.create(match=match, channel_name="ben", seat="A", last_seen=timezone.now())
     claim = client_in.Claim(type="claim", client_id="k", scope="match")
     game_service.submit(match.pk, ben, claim)
     assert order(main) == ["ben", "ann"]

@@ -238,6 +238,8 @@ export default {
   "away.one": "%(name)s has left the table",
   "away.both": "%(a)s and %(b)s have left the table",
   "away.claim_in": "you may claim in %(time)s",
+  "away.waiting": "Waiting for %(name)s: the match starts when you are both at the table",
+  "away.abandoned": "This match was abandoned: the two players were not at the table together in time.",
   "away.claim_frame": "Claim frame",
   "away.claim_match": "Claim match",
   "confirm.cancel": "Cancel",
@@ -263,7 +265,8 @@ export default {
 
   // --- refusals (the server's codes) ------------------------------------------------------
   "error.other": "That was refused",
-  "error.not_claimable": "You cannot claim: your opponent is back, or the grace period has not run out.",
+  "error.not_claimable": "You cannot claim: a claim needs the two of you to have been at the table together, you at the table now, and your opponent away for the whole grace period.",
+  "error.abandoned": "This match was abandoned: the two players were not at the table together in time.",
   "error.match_over": "The match is already over.",
   "error.frame_over": "That frame is already over.",
   "error.not_a_player": "Only the two players can do that.",

@@ -27,6 +27,19 @@ test("updates replace rows by version, and finished matches leave the live list"
   assert.equal(lobby.updates, 2);
 });
 
+test("an abandoned match leaves the lists, and a live row at its version does not bring it back", () => {
+  const lobby = new LobbyState("alice");
+  lobby.welcome(welcome({ matches: [match(1, 1)], my_matches: [match(1, 1)] }));
+  assert.deepEqual(lobby.mine().map((m) => m.id), [1]);
+  lobby.update({ matches: [match(1, 1, { status: "abandoned" })], challenges: [] });
+  assert.deepEqual(lobby.live(), []);
+  assert.deepEqual(lobby.mine(), []);
+  // An update read before the abandonment, arriving after it, changes nothing.
+  assert.equal(lobby.update({ matches: [match(1, 1)], challenges: [] }), 0);
+  lobby.welcome(welcome({ matches: [match(1, 1)] }));
+  assert.deepEqual(lobby.live(), []);
+});
+
 test("a welcome is the whole picture, each row at the newest version known", () => {
   const lobby = new LobbyState("alice");
   lobby.update({ matches: [match(1, 5)], challenges: [open(9, 2, { status: "withdrawn" })] });
