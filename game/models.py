@@ -17,7 +17,7 @@ class Match(models.Model):
         LIVE = "live"
         FINISHED = "finished"
         # Never started (the two players were never at the table together) within the club's
-        # wait: no winner, no result, unrated, no figures (rules/presence.py, game/jobs.py).
+        # wait: no winner, no result, unrated, no figures (rules/presence.py, club/noshows.py).
         ABANDONED = "abandoned"
 
     player_a = models.ForeignKey(
