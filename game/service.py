@@ -25,7 +25,6 @@ from game.models import Absence, Connection, Match, MatchEvent
 from game.protocol import client_in, server_out
 from game.protocol.constants import FRAME_HOLD
 from game.signals import match_finished
-from members.figures import record_finished
 from rules import commands
 from rules import match as rules_match
 from rules.commands import Command
@@ -323,8 +322,8 @@ def _store(
         seat=seat or "", command=commands.to_json(command), payload=text, frame=frame,
     )  # fmt: skip
     if state.over:
-        record_finished(row)  # members: the match's figures, from its stored events
-        match_finished.send(Match, match=row)  # the ladder's result and the ratings
+        # The members' figures, the ladder's result and the ratings (game/signals.py).
+        match_finished.send(Match, match=row)
     return Stored(row.version, text, _turn(row, state))
 
 

@@ -6,7 +6,8 @@ be cheap and must not block: they note the match and return.
 
 `match_finished(match=...)` is sent when the event that ends a match is stored, inside that
 transaction, the match's row locked (`service._store`, however it ended: the last frame, a
-concession, a claim, the shot clock): the ladder applies its result and rates it there, once.
+concession, a claim, the shot clock): the members' records write its figures
+(members/apps.py) and the ladder applies its result and rates it there (ladder/apps.py), once.
 A receiver that may fail must do so in a savepoint of its own, so that the match still ends.
 """
 

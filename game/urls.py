@@ -7,5 +7,4 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/password_reset/", views.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("match/<int:match_id>/", views.match_page, name="match"),
 ]

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -15,7 +15,6 @@ from game import accounts, service
 from game.forms import SignUpForm
 from game.models import Match
 from game.protocol.constants import page_constants
-from members.views import match_record
 
 
 @require_safe
@@ -69,11 +68,9 @@ def page_language(request: HttpRequest) -> str:
     return translation.get_language()
 
 
-@require_safe
-def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=match_id)
-    if match.status == Match.Status.FINISHED:
-        return match_record(request, match)  # the archive: scores, breaks, the referee's log
+def table_page(request: HttpRequest, match: Match) -> HttpResponse:
+    """The table of a match not finished (snooker_site/views.py hands it over; a finished
+    match's page is its record, the members')."""
     if match.status == Match.Status.ABANDONED:  # never started: nothing to show but that
         wait = max(1, round(settings.SNOOKER["NO_SHOW_WAIT"] / 60))
         return render(request, "match_abandoned.html", {"match": match, "wait": wait})

@@ -1,9 +1,9 @@
 """A finished match's figures, from its stored events, written once (members.models).
 
-`record_finished` is what the match service calls when it has stored a match's final event,
-inside that transaction: the figures land with the result, or (should anything here fail) the
-match still ends and `manage.py record_figures` writes them later. The events are read as the
-server sent them (`server_out.Event`); the statistics themselves are `rules.stats`.
+`record_finished` hears `game.signals.match_finished`, sent when the match service has stored a
+match's final event, inside that transaction: the figures land with the result, or (should
+anything here fail) the match still ends and `manage.py record_figures` writes them later. The
+events are read as the server sent them (`server_out.Event`); the statistics are `rules.stats`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
+from typing import Any
 
 from django.db import transaction
 from pydantic import ValidationError
@@ -158,12 +159,12 @@ def _figures_row(
     )  # fmt: skip
 
 
-def record_finished(row: Match) -> None:
-    """The service's call once a match's final event is stored (in its transaction). The
-    figures are derived data: if they cannot be written, the match still ends, the failure is
-    logged, and `manage.py record_figures` writes them later."""
+def record_finished(sender: Any, match: Match, **kwargs: Any) -> None:
+    """`game.signals.match_finished`'s receiver (members/apps.py): once a match's final event
+    is stored, in its transaction. The figures are derived data: if they cannot be written, the
+    match still ends, the failure is logged, and `manage.py record_figures` writes them later."""
     try:
         with transaction.atomic():
-            record(row)
+            record(match)
     except Exception:
-        log.exception("match %s: figures not written (manage.py record_figures)", row.pk)
+        log.exception("match %s: figures not written (manage.py record_figures)", match.pk)

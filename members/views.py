@@ -119,7 +119,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 # --- a finished match ------------------------------------------------------------------------
 def match_record(request: HttpRequest, match: Match) -> HttpResponse:
-    """The page of a finished match (game.views.match_page hands it over): frame scores,
+    """The page of a finished match (snooker_site/views.py hands it over): frame scores,
     breaks, each frame's final position and the referee's log, from what was stored."""
     record = archive(match)
     names = {"A": match.player_a.get_username(), "B": match.player_b.get_username()}

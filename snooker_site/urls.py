@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from snooker_site import views
+
 urlpatterns = [
+    # A match's page: its table while it is played, its record once finished.
+    path("match/<int:match_id>/", views.match_page, name="match"),
     # The organisers' pages: members, the ladders and their settings (ladder/admin.py).
     path("admin/", admin.site.urls),
     path("ladder/", include("ladder.urls")),
