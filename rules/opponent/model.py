@@ -50,7 +50,7 @@ class Level:
 
 
 NOVICE: Final = Level(
-    "novice", aim=0.0022, aim_per_m=0.0016, aim_cut=0.6, pace=0.14, spin=0.12,
+    "novice", aim=0.0016, aim_per_m=0.0012, aim_cut=0.6, pace=0.14, spin=0.12,
     width=3, finalists=2, samples=4, depth=0, spins=False, safety_budget=20,
 )  # fmt: skip
 CLUB: Final = Level(
@@ -58,8 +58,8 @@ CLUB: Final = Level(
     width=4, finalists=3, samples=6, depth=1, spins=True, safety_budget=36,
 )  # fmt: skip
 PRO: Final = Level(
-    "pro", aim=0.00028, aim_per_m=0.00026, aim_cut=0.4, pace=0.035, spin=0.03,
-    width=5, finalists=4, samples=8, depth=2, spins=True, safety_budget=56,
+    "pro", aim=0.0002, aim_per_m=0.0002, aim_cut=0.4, pace=0.035, spin=0.03,
+    width=4, finalists=3, samples=8, depth=2, spins=True, safety_budget=44,
 )  # fmt: skip
 LEVELS: Final[dict[str, Level]] = {lv.name: lv for lv in (NOVICE, CLUB, PRO)}
 

@@ -33,7 +33,7 @@ from rules.table import D_CENTRE, WHITE, Point
 
 # Simulations one decision may use, per level: about a second on one core of the shared
 # machine with a full table (docs/opponent.md, "Speed").
-SIMS: Final = {"novice": 70, "club": 130, "pro": 210}
+SIMS: Final = {"novice": 60, "club": 100, "pro": 140}
 # What a miss that is replaced is expected to give again, in points, when the offender is
 # snookered: they are likely to miss again.
 REPLACE_GAIN: Final = 4.0
@@ -50,6 +50,7 @@ class Decision:
     expected: float = 0.0
     leave: Point | None = None
     sims: int = 0
+    plan: Plan | None = None  # the stroke meant, with the pot it was for (ball, pocket)
 
 
 def decide(match: Match, seat: Player, level: Level, rng: random.Random) -> Decision | None:
@@ -160,7 +161,9 @@ def play(frame: FrameState, me: Player, level: Level, rng: random.Random) -> Dec
     chosen, budget = plan(frame, me, level, rng)
     cushion = not frame.in_hand and on_cushion(frame.ball_map().get(WHITE, (0.0, 0.0)))
     struck = execute(chosen.stroke, level, rng, chosen.distance, chosen.cut, cushion)
-    return Decision(struck, chosen.stroke, chosen.kind, chosen.expected, chosen.leave, budget.used)
+    return Decision(
+        struck, chosen.stroke, chosen.kind, chosen.expected, chosen.leave, budget.used, chosen
+    )
 
 
 __all__ = ["Decision", "choose_option", "decide", "option_values", "should_concede"]

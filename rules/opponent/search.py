@@ -64,6 +64,8 @@ CONTINUE: Final = 4.0
 MISS_LEAVE: Final = 3.0
 # The value of leaving the opponent snookered (they are likely to foul or leave a chance).
 SNOOKER_BONUS: Final = 4.0
+# Having to play safe from a cue ball tight on a cushion.
+AWKWARD: Final = 1.0
 # Winning the frame with this stroke, in points.
 FRAME_WON: Final = 30.0
 # With no pot worth more than this (expected points), safety is weighed too.
@@ -105,14 +107,16 @@ class Plan:
 class Budget:
     """Simulations left for one decision (a count, not a clock, so runs are reproducible)."""
 
-    def __init__(self, sims: int) -> None:
-        self.left = sims
+    def __init__(self, units: float) -> None:
+        self.left = units
         self.used = 0
 
-    def take(self) -> bool:
+    def take(self, balls: int) -> bool:
+        """Pay for one simulation of a table of `balls` balls: a full table costs about
+        three times what a few balls do (docs/opponent.md, "Speed")."""
         if self.left <= 0:
             return False
-        self.left -= 1
+        self.left -= 0.5 + balls / 22
         self.used += 1
         return True
 
@@ -278,7 +282,9 @@ def turn_value(frame: FrameState, level: Level, depth: int) -> float:
         on = referee.balls_on(frame.on, [b for b in balls if b != WHITE])
         if not frame.free_ball and geometry.snookered(balls, on, from_hand=frame.in_hand):
             return -SNOOKER_BONUS
-        return -0.5
+        # A safety exchange: even, unless the cue ball lies tight on a cushion.
+        cue = balls.get(WHITE)
+        return -AWKWARD if cue is not None and not frame.in_hand and on_cushion(cue) else 0.0
     best = found[0]
     value = best.chance * (best.value + CONTINUE) - (1.0 - best.chance) * MISS_LEAVE
     if depth >= 2 and len(found) > 1:
@@ -322,10 +328,10 @@ class Played:
 
 def play(frame: FrameState, me: Player, stroke: Stroke, budget: Budget) -> Played | None:
     """The stroke on the real physics and referee; None if refused or out of budget."""
-    if not budget.take():
+    if not budget.take(len(frame.balls)):
         return None
     try:
-        after, ruling, result = play_stroke(frame, me, stroke)
+        after, ruling, result = play_stroke(frame, me, stroke, closest=False)
     except (IllegalRequest, ValueError):
         return None
     return Played(stroke, after, ruling, result)
@@ -354,11 +360,7 @@ def _min_speed(pot: Pot) -> float:
 def stroke_variants(pot: Pot, level: Level) -> list[tuple[float, float, float]]:
     """(speed, side, height) of the strokes tried for a pot."""
     base = _min_speed(pot)
-    factors = (
-        (1.2, 1.9)
-        if not level.spins
-        else ((1.15, 1.6, 2.4, 3.4) if level.depth >= 2 else (1.2, 1.8, 2.8))
-    )
+    factors = (1.2, 1.8, 2.8) if level.spins else (1.3, 2.0)
     spins: tuple[tuple[float, float], ...] = ((0.0, 0.0),)
     if level.spins:
         spins = ((0.0, 0.0), (0.0, 0.35), (0.0, -0.4))
@@ -394,7 +396,7 @@ def aimed(
         if heading is None:
             return None
         error = _wrap(want - heading)
-        if abs(error) * pot.d1 < 1.5:
+        if abs(error) * pot.d1 < 2.5:
             break
         if last is not None and abs(aim - last[0]) > 1e-9:
             slope = _wrap(heading - last[1]) / (aim - last[0])
