@@ -50,11 +50,11 @@ class Level:
 
 
 NOVICE: Final = Level(
-    "novice", aim=0.0016, aim_per_m=0.0012, aim_cut=0.6, pace=0.14, spin=0.12,
+    "novice", aim=0.0012, aim_per_m=0.0010, aim_cut=0.6, pace=0.14, spin=0.12,
     width=3, finalists=2, samples=4, depth=0, spins=False, safety_budget=20,
 )  # fmt: skip
 CLUB: Final = Level(
-    "club", aim=0.0010, aim_per_m=0.0008, aim_cut=0.5, pace=0.08, spin=0.07,
+    "club", aim=0.0008, aim_per_m=0.0006, aim_cut=0.5, pace=0.08, spin=0.07,
     width=4, finalists=3, samples=6, depth=1, spins=True, safety_budget=36,
 )  # fmt: skip
 PRO: Final = Level(

@@ -33,7 +33,7 @@ from rules.table import D_CENTRE, WHITE, Point
 
 # Simulations one decision may use, per level: about a second on one core of the shared
 # machine with a full table (docs/opponent.md, "Speed").
-SIMS: Final = {"novice": 60, "club": 100, "pro": 140}
+SIMS: Final = {"novice": 60, "club": 90, "pro": 125}
 # What a miss that is replaced is expected to give again, in points, when the offender is
 # snookered: they are likely to miss again.
 REPLACE_GAIN: Final = 4.0

@@ -483,11 +483,7 @@ def safety_plans(
         cue_now is not None and not frame.in_hand and geometry.snookered(balls, on, from_hand=False)
     )
     if stuck and cue_now is not None:
-        steps = max(24, level.safety_budget)
-        for k in range(steps):
-            angle = 2 * math.pi * k / steps
-            for speed in (1.4, 2.8):
-                picked.append((Stroke(angle, speed, 0.0, 0.0, None, None), 900.0, 0.0))
+        picked = escapes(frame, balls, cue_now, on, level) + picked[: level.safety_budget // 4]
     plans: list[tuple[float, Plan]] = []
     for stroke, distance, cut in picked:
         if frame.on == "colour" and stroke.nominated is None:
@@ -502,6 +498,41 @@ def safety_plans(
         plans.append((score, Plan(stroke, "safety", distance, cut, leave=leave)))
     plans.sort(key=lambda item: -item[0])
     return plans
+
+
+def escapes(
+    frame: FrameState, balls: Mapping[str, Point], cue: Point, on: list[str], level: Level
+) -> list[tuple[Stroke, float, float]]:
+    """Strokes out of a snooker: off each cushion at the mirror image of each of the nearest
+    balls on, off two at its image in a corner (and either side of each, for the cushion's
+    throw), then a sweep of directions."""
+    out: list[tuple[Stroke, float, float]] = []
+    x_face, y_face = HALF_WIDTH - BALL_RADIUS, HALF_LENGTH - BALL_RADIUS
+    images: list[tuple[str, float, float]] = []  # ball, direction, distance
+    for ball in sorted(on, key=lambda b: math.dist(cue, balls[b]))[:3]:
+        px, py = balls[ball]
+        for mx, my in ((2 * x_face - px, py), (-2 * x_face - px, py), (px, 2 * y_face - py),
+                       (px, -2 * y_face - py)):  # fmt: skip
+            images.append((ball, math.atan2(my - cue[1], mx - cue[0]), math.dist(cue, (mx, my))))
+    if on:  # two cushions (a side and an end) to the nearest ball on: its images in the corners
+        ball = min(on, key=lambda b: math.dist(cue, balls[b]))
+        px, py = balls[ball]
+        for sx in (1, -1):
+            for sy in (1, -1):
+                mx, my = sx * 2 * x_face - px, sy * 2 * y_face - py
+                images.append(
+                    (ball, math.atan2(my - cue[1], mx - cue[0]), math.dist(cue, (mx, my)))
+                )
+    # The straight mirror aims first: the budget may run out before the variations.
+    for off, speed in ((0.0, 1.8), (0.012, 1.8), (-0.012, 1.8), (0.0, 2.8)):
+        for ball, base, d in images:
+            stroke = Stroke(base + off, speed, 0.0, 0.0, nomination(frame, ball), None)
+            out.append((stroke, d, 0.0))
+    if frame.on != "colour":  # a sweep cannot say which colour it will reach first
+        steps = max(24, level.safety_budget)
+        for k in range(steps):
+            out.append((Stroke(2 * math.pi * k / steps, 2.0, 0.0, 0.0, None, None), 900.0, 0.0))
+    return out
 
 
 def break_plans(

@@ -152,3 +152,15 @@ def test_a_decision_is_reproducible_and_not_its_turn_is_none() -> None:
     second = decide(match, "A", CLUB, random.Random(5))
     assert first is not None and second is not None and first.command == second.command
     assert decide(match, "B", CLUB, random.Random(5)) is None
+
+
+def test_a_snookered_player_escapes_off_a_cushion() -> None:
+    # The only red sits behind the blue from the cue ball: no straight line reaches it.
+    frame = FrameState(
+        balls=make_balls({WHITE: (0.0, -300.0), "blue": SPOTS["blue"], "red1": (0.0, 600.0)}),
+        striker="A", scores=(20, 20),
+    )  # fmt: skip
+    decision = decide(m.Match(1, "A", frame), "A", CLUB, random.Random(4))
+    assert decision is not None and decision.meant is not None
+    _, outcome = m.apply(m.Match(1, "A", frame), "A", decision.meant)
+    assert not outcome.ruling.foul  # the stroke it meant hits the red first
