@@ -132,6 +132,8 @@ def plan(frame: FrameState, me: Player, level: Level, rng: random.Random) -> tup
     if best is None:
         return fallback(frame, me), budget
     value, chosen = best
+    if not math.isfinite(value):  # the budget ran out before any sample: nothing measured
+        value = 0.0
     return Plan(
         chosen.stroke, chosen.kind, chosen.distance, chosen.cut, value, chosen.leave,
         chosen.ball, chosen.pocket,
