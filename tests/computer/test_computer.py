@@ -75,3 +75,20 @@ async def test_the_computer_answers_a_members_stroke_through_the_service() -> No
         MatchEvent.objects.filter(match=match, seat="B").select_related("actor").first
     )()
     assert event is not None and event.actor == users["novice"]
+
+
+def test_the_profile_shows_results_against_the_computer_apart() -> None:
+    seats()
+    member = get_user_model().objects.create_user("alice", password="pw")
+    won = play_computer(member, "pro", 1)
+    lost = play_computer(member, "pro", 1)
+    play_computer(member, "novice", 1)  # still being played: not counted
+    for match, winner in ((won, "A"), (lost, "B")):
+        Match.objects.filter(pk=match.pk).update(
+            status=Match.Status.FINISHED, state={**match.state, "winner": winner}
+        )
+    page = PageClient()
+    page.force_login(member)
+    text = page.get("/players/alice/").content.decode()
+    assert 'data-testid="computer-record"' in text
+    assert "Professional: won 1 of 2 matches" in text and "Novice" not in text

@@ -175,8 +175,9 @@ def test_a_profile_costs_the_same_however_many_matches(
     service.create_match(alice, bob, 3, draw="A")
     client.force_login(bob)
     # The session and its user, the member, their totals, best breaks, live matches, results;
-    # the header's challenges waiting and guest flag; the rating, ladders and rating history.
-    with django_assert_max_num_queries(12):
+    # the header's challenges waiting and guest flag; the rating, ladders and rating history;
+    # the results against the computer (computer/results.py).
+    with django_assert_max_num_queries(13):
         html = page(client, "/players/alice/")
     assert 'data-testid="matches-won">12<' in html
 
