@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -51,7 +52,12 @@ def pool() -> Executor:
     """The bounded pool the computer thinks in (settings.COMPUTER["WORKERS"] processes)."""
     global _POOL
     if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=settings.COMPUTER["WORKERS"])
+        # Spawned, not forked: a fork of a server with threads may inherit a held lock; a
+        # spawned worker imports only computer.thinking and the rules core.
+        _POOL = ProcessPoolExecutor(
+            max_workers=settings.COMPUTER["WORKERS"],
+            mp_context=multiprocessing.get_context("spawn"),
+        )
     return _POOL
 
 
