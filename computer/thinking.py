@@ -4,6 +4,7 @@ rules core), its inputs and answer the stored forms."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from rules import commands
@@ -15,7 +16,10 @@ from rules.state import Player
 def think(state: dict[str, Any], seat: Player, level: str, seed: int) -> tuple[str, dict[str, Any]]:
     """The computer's command for the stored match `state`, as (kind, stored form); a
     stroke's meant aim (before the hand's error) travels with it under "meant"."""
-    decision = decide(match_from_json(state), seat, LEVELS[level], random.Random(seed))
+    # The clock bounds the search on a loaded server (rules.opponent.search.Budget).
+    decision = decide(
+        match_from_json(state), seat, LEVELS[level], random.Random(seed), clock=time.monotonic
+    )
     assert decision is not None
     data = commands.to_json(decision.command)
     if decision.meant is not None:

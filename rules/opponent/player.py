@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -34,6 +35,8 @@ from rules.table import D_CENTRE, WHITE, Point
 # Simulations one decision may use, per level: about a second on one core of the shared
 # machine with a full table (docs/opponent.md, "Speed").
 SIMS: Final = {"novice": 60, "club": 90, "pro": 125}
+# A server's limit on one decision's thinking, in seconds (with a clock: `decide`).
+THINK_SECONDS: Final = 1.0
 # What a miss that is replaced is expected to give again, in points, when the offender is
 # snookered: they are likely to miss again.
 REPLACE_GAIN: Final = 4.0
@@ -53,8 +56,17 @@ class Decision:
     plan: Plan | None = None  # the stroke meant, with the pot it was for (ball, pocket)
 
 
-def decide(match: Match, seat: Player, level: Level, rng: random.Random) -> Decision | None:
-    """What `seat` does now, or None when it has nothing to do (not its turn, the draw)."""
+def decide(
+    match: Match,
+    seat: Player,
+    level: Level,
+    rng: random.Random,
+    *,
+    clock: Callable[[], float] | None = None,
+    seconds: float = THINK_SECONDS,
+) -> Decision | None:
+    """What `seat` does now, or None when it has nothing to do (not its turn, the draw).
+    With a `clock` the search also stops after `seconds` (a server's limit; see `Budget`)."""
     frame = match.frame
     if match.over or frame.frame_over or frame.to_act != seat:
         return None
@@ -62,7 +74,7 @@ def decide(match: Match, seat: Player, level: Level, rng: random.Random) -> Deci
         return Decision(Concede("frame"), kind="concede")
     if frame.pending is not None:
         return Decision(Choose(choose_option(frame, seat, level)), kind="choice")
-    return play(frame, seat, level, rng)
+    return play(frame, seat, level, rng, Budget(SIMS.get(level.name, SIMS["club"]), clock, seconds))
 
 
 def should_concede(frame: FrameState, me: Player) -> bool:
@@ -109,13 +121,12 @@ def choose_option(frame: FrameState, me: Player, level: Level) -> str:
 
 
 # --- the stroke ---------------------------------------------------------------------------------
-def plan(frame: FrameState, me: Player, level: Level, rng: random.Random) -> tuple[Plan, Budget]:
+def plan(frame: FrameState, me: Player, level: Level, rng: random.Random, budget: Budget) -> Plan:
     """The stroke the level means: the best of its pots and safeties under sampled error."""
-    budget = Budget(SIMS.get(level.name, 150))
     if frame.opening:
         found = break_plans(frame, me, level, budget)
         if found:
-            return found[0][1], budget
+            return found[0][1]
     pots = pot_plans(frame, me, level, budget)
     finalists = [p for _, p in pots[: level.finalists]]
     scored = [(sampled(frame, me, p, level, rng, level.samples, budget), p) for p in finalists]
@@ -130,14 +141,14 @@ def plan(frame: FrameState, me: Player, level: Level, rng: random.Random) -> tup
         if best is None and safeties:
             best = (safeties[0][0], safeties[0][1])
     if best is None:
-        return fallback(frame, me), budget
+        return fallback(frame, me)
     value, chosen = best
     if not math.isfinite(value):  # the budget ran out before any sample: nothing measured
         value = 0.0
     return Plan(
         chosen.stroke, chosen.kind, chosen.distance, chosen.cut, value, chosen.leave,
         chosen.ball, chosen.pocket,
-    ), budget  # fmt: skip
+    )  # fmt: skip
 
 
 def fallback(frame: FrameState, me: Player) -> Plan:
@@ -158,9 +169,11 @@ def fallback(frame: FrameState, me: Player) -> Plan:
     return Plan(stroke, "safety", math.dist(cue, p), 0.0)
 
 
-def play(frame: FrameState, me: Player, level: Level, rng: random.Random) -> Decision:
+def play(
+    frame: FrameState, me: Player, level: Level, rng: random.Random, budget: Budget
+) -> Decision:
     """Plan the stroke, then play it as the hand does: the level's errors on the one meant."""
-    chosen, budget = plan(frame, me, level, rng)
+    chosen = plan(frame, me, level, rng, budget)
     cushion = not frame.in_hand and on_cushion(frame.ball_map().get(WHITE, (0.0, 0.0)))
     struck = execute(chosen.stroke, level, rng, chosen.distance, chosen.cut, cushion)
     return Decision(

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -105,16 +105,22 @@ class Plan:
 
 
 class Budget:
-    """Simulations left for one decision (a count, not a clock, so runs are reproducible)."""
+    """Simulations left for one decision: a count, not a clock, so runs are reproducible. A
+    server may add a limit in time too (`clock` and `seconds`): on a loaded machine the search
+    then stops short rather than keep a member waiting (and is no longer reproducible)."""
 
-    def __init__(self, units: float) -> None:
+    def __init__(
+        self, units: float, clock: Callable[[], float] | None = None, seconds: float = 1.0
+    ) -> None:
         self.left = units
         self.used = 0
+        self.clock = clock
+        self.until = clock() + seconds if clock is not None else math.inf
 
     def take(self, balls: int) -> bool:
         """Pay for one simulation of a table of `balls` balls: a full table costs about
         three times what a few balls do (docs/opponent.md, "Speed")."""
-        if self.left <= 0:
+        if self.left <= 0 or (self.clock is not None and self.clock() >= self.until):
             return False
         self.left -= 0.5 + balls / 22
         self.used += 1

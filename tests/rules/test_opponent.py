@@ -164,3 +164,12 @@ def test_a_snookered_player_escapes_off_a_cushion() -> None:
     assert decision is not None and decision.meant is not None
     _, outcome = m.apply(m.Match(1, "A", frame), "A", decision.meant)
     assert not outcome.ruling.foul  # the stroke it meant hits the red first
+
+
+def test_a_servers_clock_stops_the_search_in_time() -> None:
+    # Each look at the clock finds 0.3 s gone: a 1 s limit allows three simulations.
+    ticks = iter(i * 0.3 for i in range(1000))
+    match = m.Match(1, "A", colours_only())
+    decision = decide(match, "A", PRO, random.Random(1), clock=lambda: next(ticks), seconds=1.0)
+    assert decision is not None and decision.sims <= 4
+    m.apply(match, "A", decision.command)  # still a stroke the referee accepts
