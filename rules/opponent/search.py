@@ -14,8 +14,8 @@
    is left, a foul minus its penalty too.
 5. **Safety** when no pot is worth its risk: contacts of several thicknesses and paces on each
    ball on, scored by the opponent's best pot chance afterwards, best when they are snookered
-   or tight on a cushion. Snookered or touching, a sweep of every direction finds the escapes
-   (off the cushions too).
+   or tight on a cushion. Snookered or touching, escapes off one and two cushions (aimed at
+   the mirror images of the balls on) and a sweep of directions.
 
 Everything is played from what a player sees (the frame as the browser gets it) and a seeded
 `random.Random`, so a decision is reproducible.
@@ -460,7 +460,7 @@ def safety_plans(
     frame: FrameState, me: Player, level: Level, budget: Budget
 ) -> list[tuple[float, Plan]]:
     """Contacts on the balls on of several thicknesses and paces, each played as meant and
-    scored by what it leaves the opponent; snookered or touching, a sweep of directions."""
+    scored by what it leaves the opponent; snookered or touching, the escapes first."""
     balls = frame.ball_map()
     cues: list[Point | None] = [None]
     if frame.in_hand:
@@ -496,8 +496,6 @@ def safety_plans(
             continue
         played = play(frame, me, stroke, budget)
         if played is None:
-            continue
-        if stroke.nominated is None and frame.on == "colour":
             continue
         score = score_outcome(frame, me, played.after, played.ruling, level, level.depth)
         leave = played.after.ball_map().get(WHITE)
