@@ -92,3 +92,18 @@ def test_the_profile_shows_results_against_the_computer_apart() -> None:
     text = page.get("/players/alice/").content.decode()
     assert 'data-testid="computer-record"' in text
     assert "Professional: won 1 of 2 matches" in text and "Novice" not in text
+
+
+def test_matches_against_the_computer_stay_out_of_the_members_totals() -> None:
+    from game import service
+    from game.protocol import client_in
+    from members.models import MatchFigures
+    from members.views import totals
+
+    seats()
+    member = get_user_model().objects.create_user("alice", password="pw")
+    match = play_computer(member, "club", 1)
+    concede = client_in.Concede(type="concede", client_id="c1", scope="match")
+    service.submit(match.pk, member, concede)  # the figures are written as for any match
+    assert MatchFigures.objects.filter(match=match, player=member).exists()
+    assert totals(member.pk)["played"] == 0
