@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
 .PHONY: venv run test test-js lint typecheck messages bench-physics bench-views physics-figures \
-	bench-live bench-strangers scenarios physics-goldens
+	bench-live bench-strangers bench-opponent scenarios physics-goldens
 
 venv: $(VENV)/.installed
 
@@ -69,6 +69,11 @@ bench-live: venv
 # One match, 1,000 honest spectators, then 200 hostile sockets flooding hello, ping and aim.
 bench-strangers: venv
 	$(BIN)/python benchmarks/bench_strangers.py $(BENCH_ARGS)
+
+# The computer opponent's strength (docs/opponent.md): seeded positions and frames, each level
+# against the one below. A short run: `make bench-opponent BENCH_ARGS="--frames 2 --positions 20"`.
+bench-opponent: venv
+	$(BIN)/python benchmarks/bench_opponent.py $(BENCH_ARGS)
 
 scenarios: venv
 	$(BIN)/python -m rules.scenarios tests/scenarios

@@ -76,8 +76,10 @@ def directory(request: HttpRequest) -> HttpResponse:
 
 # --- a profile -------------------------------------------------------------------------------
 def totals(user_id: int) -> dict[str, Any]:
-    """A member's figures over every finished match: one query."""
-    sums = MatchFigures.objects.filter(player_id=user_id).aggregate(
+    """A member's figures over every finished match against members: one query. Matches
+    against the computer are shown apart (computer/results.py)."""
+    figures = MatchFigures.objects.filter(player_id=user_id)
+    sums = figures.exclude(match__player_b__computer__isnull=False).aggregate(
         played=Count("id"), won=Count("id", filter=Q(won=True)),
         frames_won=Sum("frames_won"), frames_lost=Sum("frames_lost"),
         highest_break=Max("highest_break"), centuries=Sum("centuries"), fifties=Sum("fifties"),

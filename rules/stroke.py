@@ -14,13 +14,17 @@ from rules.table import WHITE
 
 
 def play_stroke(
-    frame: FrameState, by: Player, stroke: Stroke
+    frame: FrameState, by: Player, stroke: Stroke, *, closest: bool = True
 ) -> tuple[FrameState, Ruling, ShotResult]:
-    """Simulate and settle one stroke; an illegal request raises before anything is simulated."""
+    """Simulate and settle one stroke; an illegal request raises before anything is simulated.
+    Without `closest` (the computer's search) no close approach is measured, so a foul that
+    misses every ball on is never excused as a near attempt from a snooker (RULES.md §6 (a))."""
     table = referee.check_stroke(frame, by, stroke.nominated, stroke.cue_ball)
     cue = table.pop(WHITE)
     result = simulate(
-        table, Strike(cue, stroke.angle, stroke.speed, side=stroke.side, height=stroke.height)
+        table,
+        Strike(cue, stroke.angle, stroke.speed, side=stroke.side, height=stroke.height),
+        closest=closest,
     )
     shot = Shot(
         first_contact=result.first_contact,

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "members",
     "club",
     "ladder",
+    "computer",
 ]
 
 MIDDLEWARE = [
@@ -447,4 +448,20 @@ CONTENT_SECURITY_POLICY: dict[str, Any] = {
         "form-action": [SELF],
         "frame-ancestors": [NONE],
     },
+}
+
+
+class ComputerSettings(TypedDict):
+    WORKERS: int
+    ADDRESS_SECONDS: float
+    MATCHES_PER_HOUR: int
+
+
+# The computer opponent (computer/, docs/opponent.md): the processes it thinks in (each
+# decision takes up to about a second of one core, so a bounded pool keeps the other tables'
+# CPU), how long it shows its aim before it strikes, and how many matches a member may start.
+COMPUTER: ComputerSettings = {
+    "WORKERS": int(os.environ.get("SNOOKER_COMPUTER_WORKERS", "1")),
+    "ADDRESS_SECONDS": float(os.environ.get("SNOOKER_COMPUTER_ADDRESS_SECONDS", "1.0")),
+    "MATCHES_PER_HOUR": 20,
 }

@@ -1,0 +1,171 @@
+"""The computer at the table: when one of its matches changes, it plays its turn like a member.
+
+`game.signals.match_changed` is sent in the event loop after each published event. The
+receiver only schedules `drive(match_id)` and returns. `drive` reads the match (on the
+players' database thread, `game.process.play`), and while a computer seat is to act:
+
+1. thinks in a bounded pool (`think`, a pure function of the stored match: the process pool
+   keeps the event loop and the other tables free of its CPU);
+2. sends its aim to the table's group like a browser's, so the table shows it addressing the
+   ball, and waits a moment;
+3. submits the command through `game.service.submit`, exactly as a member's request (the
+   same checks, the version it saw, a client id so a repeat is never applied twice), and
+   publishes the stored events as the consumer does.
+
+Which matches are the computer's is read once per match per process and kept. One drive per
+match runs at a time here; in another process a second one is harmless: its stale version or
+repeated client id is refused or answered with the stored event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth.models import User
+
+from computer.thinking import think
+from game import service
+from game.models import Match
+from game.process import group_name, play, publish
+from game.protocol import client_in, server_out
+from game.signals import match_changed
+from rules import commands
+from rules.commands import Choose, Command, Concede, Stroke
+from rules.match import match_from_json
+from rules.state import Player
+
+log = logging.getLogger(__name__)
+
+_POOL: Executor | None = None
+_KNOWN: dict[int, bool] = {}  # match id -> has a computer seat
+_BUSY: set[int] = set()
+_TASKS: set[asyncio.Task[None]] = set()
+
+
+def pool() -> Executor:
+    """The bounded pool the computer thinks in (settings.COMPUTER["WORKERS"] processes)."""
+    global _POOL
+    if _POOL is None:
+        # Spawned, not forked: a fork of a server with threads may inherit a held lock; a
+        # spawned worker imports only computer.thinking and the rules core.
+        _POOL = ProcessPoolExecutor(
+            max_workers=settings.COMPUTER["WORKERS"],
+            mp_context=multiprocessing.get_context("spawn"),
+        )
+    return _POOL
+
+
+def use_pool(executor: Executor | None) -> None:
+    """Think in `executor` instead (tests: a thread, no process to start)."""
+    global _POOL
+    _POOL = executor
+
+
+def _turn(match_id: int) -> tuple[User, Player, str, dict[str, Any], int] | None:
+    """The computer's user, seat and level, the stored match and its version, if a computer
+    seat is to act now (and the match is the computer's); else None."""
+    row = Match.objects.select_related("player_a__computer", "player_b__computer").get(pk=match_id)
+    seats: dict[Player, User] = {"A": row.player_a, "B": row.player_b}
+    computers = {s: u for s, u in seats.items() if hasattr(u, "computer")}
+    _KNOWN[match_id] = bool(computers)
+    if not computers or row.status != Match.Status.LIVE:
+        return None
+    frame = match_from_json(row.state).frame
+    seat = frame.to_act
+    if seat is None or seat not in computers:
+        return None
+    user = computers[seat]
+    return user, seat, user.computer.level, row.state, row.version
+
+
+def request_of(kind: str, data: dict[str, Any], version: int) -> service.PlayerRequest:
+    """The request a browser would send for this command."""
+    command: Command = commands.from_json(kind, data)
+    client_id = f"computer-{version}"
+    if isinstance(command, Stroke):
+        return client_in.Stroke(
+            type="stroke", client_id=client_id, version=version, angle=command.angle,
+            speed=command.speed, side=command.side, height=command.height,
+            nominated=command.nominated, cue_ball=command.cue_ball,
+        )  # fmt: skip
+    if isinstance(command, Choose):
+        return client_in.Choose(
+            type="choose", client_id=client_id, version=version,
+            option=command.option,  # type: ignore[arg-type]
+        )  # fmt: skip
+    assert isinstance(command, Concede)
+    return client_in.Concede(type="concede", client_id=client_id, scope=command.scope)
+
+
+async def _address(match_id: int, seat: Player, meant: dict[str, Any]) -> None:
+    """Show the aim on the table, as a striker's browser does, before the stroke."""
+    aim = server_out.AimOut(
+        seat=seat, angle=meant["angle"], speed=meant["speed"], side=meant["side"],
+        height=meant["height"], cue_ball=meant["cue_ball"],
+    ).text()  # fmt: skip
+    layer = get_channel_layer()
+    assert layer is not None
+    message = {"type": "match.aim", "text": aim, "sender": "computer"}
+    await layer.group_send(group_name(match_id), message)
+    await asyncio.sleep(settings.COMPUTER["ADDRESS_SECONDS"])
+
+
+async def drive(match_id: int) -> None:
+    """Play every turn the computer has in this match now."""
+    if match_id in _BUSY:
+        return
+    _BUSY.add(match_id)
+    try:
+        while True:
+            turn = await play(_turn, match_id)
+            if turn is None:
+                return
+            user, seat, level, state, version = turn
+            loop = asyncio.get_running_loop()
+            kind, data = await loop.run_in_executor(
+                pool(), think, state, seat, level, match_id * 100_003 + version
+            )
+            meant = data.pop("meant", None)
+            if meant is not None:
+                await _address(match_id, seat, meant)
+            try:
+                applied = await play(
+                    service.submit, match_id, user, request_of(kind, data, version)
+                )
+            except service.ServiceError as exc:
+                # The table changed under it (a concession, a claim, another process): look again
+                # only if the match moved on; a refusal of its own request would repeat.
+                log.warning("computer request refused in match %s: %s", match_id, exc.code)
+                if exc.code not in ("stale_version", "conflict", "busy"):
+                    return
+                continue
+            for stored in applied.events:
+                await publish(match_id, stored)
+    except Exception:
+        log.exception("the computer failed in match %s", match_id)
+    finally:
+        _BUSY.discard(match_id)
+
+
+def _changed(sender: Any, match_id: int, **kwargs: Any) -> None:
+    """Cheap, in the event loop: schedule a drive for the computer's matches (and for a match
+    not yet known here, whose first read says)."""
+    if _KNOWN.get(match_id) is False or match_id in _BUSY:
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    task = loop.create_task(drive(match_id))
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+
+
+def listen() -> None:
+    match_changed.connect(_changed, dispatch_uid="computer.driver")

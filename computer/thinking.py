@@ -1,0 +1,27 @@
+"""What the computer's pool runs: pure, no Django (a worker process imports only this and the
+rules core), its inputs and answer the stored forms."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from rules import commands
+from rules.match import match_from_json
+from rules.opponent import LEVELS, decide
+from rules.state import Player
+
+
+def think(state: dict[str, Any], seat: Player, level: str, seed: int) -> tuple[str, dict[str, Any]]:
+    """The computer's command for the stored match `state`, as (kind, stored form); a
+    stroke's meant aim (before the hand's error) travels with it under "meant"."""
+    # The clock bounds the search on a loaded server (rules.opponent.search.Budget).
+    decision = decide(
+        match_from_json(state), seat, LEVELS[level], random.Random(seed), clock=time.monotonic
+    )
+    assert decision is not None
+    data = commands.to_json(decision.command)
+    if decision.meant is not None:
+        data["meant"] = commands.to_json(decision.meant)
+    return commands.kind(decision.command), data

@@ -1,0 +1,5 @@
+from django.urls import path
+
+from computer import views
+
+urlpatterns = [path("computer/", views.play, name="play_computer")]

@@ -1,0 +1,3 @@
+from tests.game.conftest import close_clients, fresh_process_state
+
+__all__ = ["close_clients", "fresh_process_state"]

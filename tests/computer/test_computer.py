@@ -1,0 +1,109 @@
+"""The computer at the club (computer/): the page starts a match against a level, and the
+driver plays the computer's turns through the same service and sockets as a member's."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.test import Client as PageClient
+
+from computer import driver
+from computer.models import Computer
+from computer.service import ComputerError, play_computer
+from game.models import Match, MatchEvent
+from tests.game.helpers import Client
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
+
+
+def seats() -> dict[str, User]:
+    """The computer's users (the migration makes them; a transactional test's flush may have
+    taken them away)."""
+    users = get_user_model().objects
+    out = {}
+    for level in ("novice", "club", "pro"):
+        user, _ = users.get_or_create(username=f"computer-{level}", defaults={"is_active": False})
+        Computer.objects.get_or_create(level=level, defaults={"user": user})
+        out[level] = user
+    return out
+
+
+@pytest.fixture(autouse=True)
+def thinking_in_a_thread(settings):  # type: ignore[no-untyped-def]
+    settings.COMPUTER = {**settings.COMPUTER, "ADDRESS_SECONDS": 0.0}
+    driver.use_pool(ThreadPoolExecutor(max_workers=1))
+    yield
+    driver.use_pool(None)
+
+
+def test_the_page_starts_an_unrated_match_against_the_level() -> None:
+    seats()
+    member = get_user_model().objects.create_user("alice", password="pw")
+    page = PageClient()
+    page.force_login(member)
+    assert page.get("/computer/").status_code == 200
+    response = page.post("/computer/", {"level": "pro", "best_of": 1})
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/match/{match.pk}/"
+    assert match.player_a == member and match.player_b.computer.level == "pro"
+    assert not match.rated and not match.practice
+    # The computer plays nobody as a member.
+    with pytest.raises(ComputerError):
+        play_computer(match.player_b, "club", 1)
+
+
+async def test_the_computer_answers_a_members_stroke_through_the_service() -> None:
+    users = await database_sync_to_async(seats)()
+    alice = await database_sync_to_async(get_user_model().objects.create_user)("alice")
+    match = await database_sync_to_async(play_computer)(alice, "novice", 1)
+    client = Client(match.pk, alice)
+    await client.open()
+    await client.break_off()
+    mine = await client.expect("event")
+    assert mine["seat"] == "A"
+    # The computer addresses the ball (its aim, as a browser's), then plays: its event
+    # follows, made by its user, through the same checks as any request.
+    aim = await client.expect("aim", timeout=30)
+    assert aim["seat"] == "B"
+    theirs = await client.expect("event", timeout=30)
+    assert theirs["seat"] == "B"
+    event = await database_sync_to_async(
+        MatchEvent.objects.filter(match=match, seat="B").select_related("actor").first
+    )()
+    assert event is not None and event.actor == users["novice"]
+
+
+def test_the_profile_shows_results_against_the_computer_apart() -> None:
+    seats()
+    member = get_user_model().objects.create_user("alice", password="pw")
+    won = play_computer(member, "pro", 1)
+    lost = play_computer(member, "pro", 1)
+    play_computer(member, "novice", 1)  # still being played: not counted
+    for match, winner in ((won, "A"), (lost, "B")):
+        Match.objects.filter(pk=match.pk).update(
+            status=Match.Status.FINISHED, state={**match.state, "winner": winner}
+        )
+    page = PageClient()
+    page.force_login(member)
+    text = page.get("/players/alice/").content.decode()
+    assert 'data-testid="computer-record"' in text
+    assert "Professional: won 1 of 2 matches" in text and "Novice" not in text
+
+
+def test_matches_against_the_computer_stay_out_of_the_members_totals() -> None:
+    from game import service
+    from game.protocol import client_in
+    from members.models import MatchFigures
+    from members.views import totals
+
+    seats()
+    member = get_user_model().objects.create_user("alice", password="pw")
+    match = play_computer(member, "club", 1)
+    concede = client_in.Concede(type="concede", client_id="c1", scope="match")
+    service.submit(match.pk, member, concede)  # the figures are written as for any match
+    assert MatchFigures.objects.filter(match=match, player=member).exists()
+    assert totals(member.pk)["played"] == 0
