@@ -10,14 +10,13 @@ meets it. The confusables are Unicode's (confusables.txt, scripts from Scripts.t
 confusable_homoglyphs package ships them.
 
 Addresses. Login lockout is django-axes's (settings: AXES_*); sign-up and password reset are
-counted by django-ratelimit. Both see a client through `client_address`: the peer's address,
-with IPv6 taken per /64 (one host owns a whole /64 and could otherwise try every address in
-it). Behind a proxy, daphne must run with --proxy-headers so that the peer is the client.
+counted by django-ratelimit. Both see a client through `client_address`, the one address every
+limit counts (snooker_site/addresses.py): the entry the trusted proxies added to
+X-Forwarded-For, else the peer, with IPv6 taken per /64.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -33,6 +32,8 @@ from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, ngettext_lazy
 from django_ratelimit.core import get_usage
+
+from snooker_site import addresses
 
 # --- names -----------------------------------------------------------------------------------
 
@@ -137,17 +138,8 @@ def validate_new_username(name: str) -> None:
 
 
 def client_address(request: HttpRequest) -> str:
-    """Who knocks: the peer's address, IPv6 per /64. (axes: AXES_CLIENT_IP_CALLABLE.)"""
-    raw = str(request.META.get("REMOTE_ADDR") or "")
-    try:
-        address = ipaddress.ip_address(raw)
-    except ValueError:
-        return raw
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
-    return str(address)
+    """Who knocks (axes: AXES_CLIENT_IP_CALLABLE): snooker_site.addresses, IPv6 per /64."""
+    return addresses.of_request(request)
 
 
 def _by_address(group: str, request: HttpRequest) -> str:

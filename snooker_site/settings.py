@@ -177,6 +177,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+
 # The live table (game/consumers.py, game/service.py). Seconds unless named otherwise.
 class SnookerSettings(TypedDict):
     RECONNECT_GRACE: int
@@ -381,6 +382,13 @@ def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
 
 
 SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", ""))
+# How many proxies of ours stand in front of daphne (nginx: 1). Every per-address limit counts
+# the entry the outermost of them added to X-Forwarded-For (snooker_site/addresses.py); 0: the
+# peer's address. Never run daphne with --proxy-headers: it takes the left-most entry, which
+# the client writes.
+TRUSTED_PROXIES = int(os.environ.get("SNOOKER_TRUSTED_PROXIES", "0"))
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured("SNOOKER_TRUSTED_PROXIES must be 0 or more.")
 # Django's defaults, named here because the static files' headers (snooker_site/headers.py)
 # are built from the same settings as the pages'.
 SECURE_CONTENT_TYPE_NOSNIFF = True
