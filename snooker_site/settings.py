@@ -14,6 +14,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from snooker_site.headers import page_headers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -60,6 +62,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files answer here, with SecurityMiddleware's headers (and its redirect to HTTPS).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before CommonMiddleware (Django's order): the page's language.
     "django.middleware.locale.LocaleMiddleware",
@@ -172,8 +176,18 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Static files (snooker_site/static.py): collectstatic copies static/ into STATIC_ROOT with
+# hashed names (the Makefile's targets and the test suite run it; a deployment runs it at each
+# upgrade), WhiteNoise serves them from daphne after SecurityMiddleware, with the pages' other
+# security headers; with DEBUG on, static/ as it is, read afresh on each request.
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "snooker_site.static.HashedStaticFiles"},
+}
+WHITENOISE_ADD_HEADERS_FUNCTION = page_headers
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -389,8 +403,8 @@ SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEA
 TRUSTED_PROXIES = int(os.environ.get("SNOOKER_TRUSTED_PROXIES", "0"))
 if TRUSTED_PROXIES < 0:
     raise ImproperlyConfigured("SNOOKER_TRUSTED_PROXIES must be 0 or more.")
-# Django's defaults, named here because the static files' headers (snooker_site/headers.py)
-# are built from the same settings as the pages'.
+# Django's defaults, named here: the static files get them from SecurityMiddleware as the pages
+# do (WhiteNoise answers after it).
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
