@@ -108,6 +108,11 @@ DATABASES = {
     ),
 }
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A server that does not answer is an error within seconds (/healthz must say so), not a
+    # connection attempt that waits for the operating system's timeout.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default: write-ahead logging lets readers run beside the writer, and
     # synchronous=NORMAL is still safe in WAL mode while saving an fsync on every stroke's
@@ -385,6 +390,9 @@ SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", default=_SECURE)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (31_536_000 if _SECURE else 0))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=_SECURE)
 SECURE_HSTS_PRELOAD = _env_flag("SECURE_HSTS_PRELOAD", default=_SECURE)
+# The health check answers over plain HTTP too (systemd's, or a check of one daphne behind the
+# proxy), rather than redirecting to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 
 def _proxy_ssl_header(value: str) -> tuple[str, str] | None:

@@ -227,6 +227,7 @@ def wrapped() -> Any:
     return get_asgi_application()
 
 
+@pytest.mark.django_db
 def test_the_policy_allows_no_inline_script_or_style(client: Client) -> None:
     policy = client.get("/healthz")["Content-Security-Policy"]
     directives = dict(part.split(" ", 1) for part in policy.split("; "))
