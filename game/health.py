@@ -18,7 +18,7 @@ def database_answers() -> bool:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-            return cursor.fetchone() == (1,)
+            return bool(cursor.fetchone() == (1,))
     except DatabaseError as exc:
         log.warning("healthz: the database does not answer: %s", exc)
         return False
