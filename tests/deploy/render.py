@@ -95,7 +95,8 @@ def nginx(
     (folder / "snooker.conf").write_text(site)
     conf = folder / "nginx.conf"
     conf.write_text(
-        f"""daemon off;
+        ("user root root;\n" if os.geteuid() == 0 else "")  # the test's files are root's only
+        + f"""daemon off;
 master_process on;
 worker_processes 1;
 pid {folder}/nginx.pid;
