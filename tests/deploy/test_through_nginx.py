@@ -20,6 +20,7 @@ import http.client
 import os
 import re
 import secrets
+import socket
 import ssl
 import subprocess
 import time
@@ -27,7 +28,6 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlencode
 
 import pytest
@@ -122,17 +122,11 @@ def _wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
         if proc.poll() is not None:
             raise RuntimeError(f"nginx exited:\n{log.read_text(errors='replace')}")
         try:
-            with socket_to(port):
-                return
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"nginx did not listen on {port}")
-
-
-def socket_to(port: int) -> Any:
-    import socket
-
-    return socket.create_connection(("127.0.0.1", port), timeout=1)
 
 
 @pytest.fixture(scope="module")
@@ -169,8 +163,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             tmp / "nginx", upstreams=[d.port for d in daphnes], https_port=https_port,
             http_port=http_port, static_root=tmp / "static",
         )  # fmt: skip
-        log = tmp / "nginx" / "logs" / "error.log"
-        proc = subprocess.Popen(rendered.command(), stdout=subprocess.DEVNULL, stderr=log.open("wb"))
+        log = tmp / "nginx" / "logs" / "stderr.log"
+        with log.open("wb") as stderr:
+            proc = subprocess.Popen(rendered.command(), stdout=subprocess.DEVNULL, stderr=stderr)
         _wait_for_port(https_port, proc, log)
         for daphne in daphnes:
             daphne.wait_healthy(timeout=60)
@@ -271,8 +266,7 @@ def test_forged_forwarded_for_is_limited_by_the_address_nginx_saw(site: Site) ->
     (a new address in X-Forwarded-For every time), the sixth is refused; another real address
     is not held up."""
     statuses = [
-        _sign_up(site, f"forger{n}", "127.0.0.3", f"10.{n}.0.1, 198.51.100.{n}")
-        for n in range(7)
+        _sign_up(site, f"forger{n}", "127.0.0.3", f"10.{n}.0.1, 198.51.100.{n}") for n in range(7)
     ]
     assert statuses == [302] * 5 + [429] * 2, statuses
     assert _sign_up(site, "honest", "127.0.0.4", "10.0.0.1") == 302
