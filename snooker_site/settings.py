@@ -63,7 +63,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files answer here, with SecurityMiddleware's headers (and its redirect to HTTPS).
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "snooker_site.static.StaticFiles",  # WhiteNoise's, async too
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before CommonMiddleware (Django's order): the page's language.
     "django.middleware.locale.LocaleMiddleware",

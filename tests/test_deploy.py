@@ -332,3 +332,20 @@ async def test_the_served_application_wraps_its_static_files() -> None:
     response = await get(application, "/static/css/site.css")
     assert response["status"] == 200
     assert "content-security-policy" in response["headers"]
+
+
+def test_static_files_keep_the_request_on_the_event_loop() -> None:
+    """WhiteNoise's own middleware is sync only: Django would run it, and every page's request
+    behind it, on the one thread that channels runs the sockets' database calls on."""
+    from asgiref.sync import iscoroutinefunction
+
+    from snooker_site.static import StaticFiles
+
+    async def asynchronous(request: Any) -> Any:
+        return None
+
+    def synchronous(request: Any) -> Any:
+        return None
+
+    assert iscoroutinefunction(StaticFiles(asynchronous))
+    assert not iscoroutinefunction(StaticFiles(synchronous))
