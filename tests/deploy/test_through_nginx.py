@@ -357,3 +357,19 @@ def test_two_members_play_over_https_and_a_rolling_restart_loses_nothing(
     for page in pages:
         assert state(page)["shownVersion"] == 3
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
+
+
+def test_a_slow_client_is_dropped(site: Site) -> None:
+    """Headers that never end hold no connection for good: nginx ends it after
+    client_header_timeout (10 s), a deadline for the whole header, not a pause between bytes."""
+    raw = socket.create_connection(("127.0.0.1", site.https_port), timeout=30)
+    with site.tls().wrap_socket(raw, server_hostname="localhost") as tls:
+        tls.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+        started = time.monotonic()
+        try:
+            answer = tls.recv(1024)  # returns when nginx gives up: a 408, or just the close
+        except (ssl.SSLError, ConnectionResetError):
+            answer = b""
+        waited = time.monotonic() - started
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer[:100]
+    assert 5 < waited < 20, waited
