@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
 .PHONY: venv run test test-js lint typecheck messages bench-physics bench-views physics-figures \
-	bench-live bench-strangers bench-opponent scenarios physics-goldens
+	bench-live bench-strangers bench-opponent scenarios physics-goldens static
 
 venv: $(VENV)/.installed
 
@@ -19,11 +19,15 @@ $(VENV)/.installed: requirements.txt
 	$(BIN)/python -m pip install -r requirements.txt
 	touch $@
 
-run: venv
+# The static files with hashed names (snooker_site/static.py) in the git-ignored staticfiles/.
+static: venv
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+
+run: venv static
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 snooker_site.asgi:application
 
-test: venv lint typecheck test-js
+test: venv lint typecheck test-js static
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The browser's pure modules (client state, playback, geometry, wording) under Node's own

@@ -31,6 +31,7 @@ from club.protocol import (
     server_out,
 )
 from game.process import GATE, Bucket, Flood, detach
+from snooker_site import addresses
 
 # The gate's room keys for the club's sockets (matches are positive).
 LOBBY_ROOM = -1
@@ -65,13 +66,13 @@ class ClubConsumer(AsyncWebsocketConsumer):
         if not self.lobby and not self.member:
             await self.close(code=CLOSE_SIGNED_OUT)
             return
-        client = self.scope.get("client") or ("unknown", 0)
+        address = addresses.of_scope(self.scope)
         conf = settings.SNOOKER
-        refusal = GATE.admit(client[0], self.room, False, settings.CLUB["MAX_LOBBY_SOCKETS"])
+        refusal = GATE.admit(address, self.room, False, settings.CLUB["MAX_LOBBY_SOCKETS"])
         if refusal is not None:
             await self.close(code=CLOSE_FULL, reason=refusal)
             return
-        self.address = client[0]
+        self.address = address
         # A lobby socket sends a hello and a ping every half minute: a spectator's allowance.
         self.bucket = Bucket(conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
         self.flood = Flood(conf["FLOOD_CLOSE_AFTER"], conf["FLOOD_CLOSE_REFUSED"])

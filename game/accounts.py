@@ -12,14 +12,13 @@ confusable_homoglyphs package ships them.
 Addresses. Login lockout is django-axes's (settings: AXES_*), per (account, address) with a
 cool-off that doubles for a pair that keeps failing (`cool_off`), and per address for password
 spraying; sign-up and password reset are counted by django-ratelimit. Both see a client
-through `client_address`: the peer's address, with IPv6 taken per /64 (one host owns a whole
-/64 and could otherwise try every address in it). Behind a proxy, daphne must run with
---proxy-headers so that the peer is the client.
+through `client_address`, the one address every limit counts (snooker_site/addresses.py): the
+entry the trusted proxies added to X-Forwarded-For, else the peer, with IPv6 taken per /64 (one
+host owns a whole /64 and could otherwise try every address in it).
 """
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -39,6 +38,8 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, ngettext_lazy
 from django_ratelimit.core import get_usage
+
+from snooker_site import addresses
 
 # --- names -----------------------------------------------------------------------------------
 
@@ -143,17 +144,8 @@ def validate_new_username(name: str) -> None:
 
 
 def client_address(request: HttpRequest) -> str:
-    """Who knocks: the peer's address, IPv6 per /64. (axes: AXES_CLIENT_IP_CALLABLE.)"""
-    raw = str(request.META.get("REMOTE_ADDR") or "")
-    try:
-        address = ipaddress.ip_address(raw)
-    except ValueError:
-        return raw
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
-    return str(address)
+    """Who knocks (axes: AXES_CLIENT_IP_CALLABLE): snooker_site.addresses, IPv6 per /64."""
+    return addresses.of_request(request)
 
 
 def _by_address(group: str, request: HttpRequest) -> str:

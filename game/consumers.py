@@ -60,8 +60,10 @@ from game.protocol import (
 )
 from game.text import error_text, language_of
 from rules.state import Player
+from snooker_site import addresses
 
 log = logging.getLogger(__name__)
+
 
 class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int
@@ -132,12 +134,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _admit(self, seated: bool) -> bool:
         """Take a place at the gate, or close with the reason."""
-        client = self.scope.get("client") or ("unknown", 0)
-        refusal = GATE.admit(client[0], self.match_id, seated)
+        address = addresses.of_scope(self.scope)
+        refusal = GATE.admit(address, self.match_id, seated)
         if refusal is not None:
             await self._close(CLOSE_FULL, refusal)
             return False
-        self.address = client[0]
+        self.address = address
         return True
 
     async def _close(self, code: int, reason: str | None = None) -> None:
@@ -321,9 +323,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error("rate_limited", "too many log requests; wait a little")
             return
         try:
-            text = await database_sync_to_async(service.requested_log)(
-                self.match_id, message.frame
-            )
+            text = await database_sync_to_async(service.requested_log)(self.match_id, message.frame)
         except service.ServiceError as exc:
             await self._error(exc.code, exc.message)
             return

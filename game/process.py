@@ -20,19 +20,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib import import_module
 from typing import Any, TypedDict, TypeVar
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
+from django.http.cookie import parse_cookie
 from django.utils import timezone
 
 from game import service
@@ -40,6 +44,7 @@ from game.models import Match
 from game.protocol import server_out
 from game.signals import match_changed
 from rules.state import Player
+from snooker_site import addresses
 from snooker_site.origins import refuse
 
 _T = TypeVar("_T")
@@ -319,6 +324,7 @@ class _Gate:
         self.penalised: dict[str, float] = {}  # address -> until when it is turned away
         self.strikes: dict[str, tuple[int, float]] = {}  # address -> floods, last one's end
         self.knocks: dict[str, Bucket] = {}  # address -> its strangers' handshakes
+        self.lookups: dict[str, Bucket] = {}  # address -> its session cookies read
         self.swept = time.monotonic()
 
     def admit(
@@ -343,13 +349,22 @@ class _Gate:
         """A stranger's handshake from `address`, within the address's rate or not. Each one
         let in costs a handshake, a consumer and a hello: a storm of them (a crowd of sockets
         coming back together) would hold up every match on the process."""
+        return self._take(self.knocks, address)
+
+    def look_up(self, address: str) -> bool:
+        """A session cookie from `address` not yet known to this process may be read (one
+        database read each): at the strangers' rate too, so that made-up cookies cost no more
+        than strangers' handshakes."""
+        return self._take(self.lookups, address)
+
+    def _take(self, buckets: dict[str, Bucket], address: str) -> bool:
         now = time.monotonic()
         if now - self.swept > 60:
             self._sweep(now)
-        bucket = self.knocks.get(address)
+        bucket = buckets.get(address)
         if bucket is None:
             conf = settings.SNOOKER
-            bucket = self.knocks[address] = Bucket(
+            bucket = buckets[address] = Bucket(
                 conf["HANDSHAKE_BURST"], conf["HANDSHAKE_PER_SECOND"]
             )
         return bucket.take()
@@ -382,6 +397,7 @@ class _Gate:
         """Forget what no longer limits anyone: full buckets, forgiven floods."""
         self.swept = now
         self.knocks = {a: b for a, b in self.knocks.items() if not b.full()}
+        self.lookups = {a: b for a, b in self.lookups.items() if not b.full()}
         forgive = settings.SNOOKER["FLOOD_FORGIVE"]
         self.strikes = {a: s for a, s in self.strikes.items() if now - s[1] <= forgive}
 
@@ -403,20 +419,72 @@ _JITTER = random.Random()  # not a secret: only spreads out when penalties end
 GATE = _Gate()
 
 
+class _Sessions:
+    """Which session keys name a member's live session (a signed-in user's, not expired),
+    remembered for a minute either way: a player's reconnections cost no read, and a cookie
+    made up (`sessionid=x`) lets nobody past the strangers' rate. A key this process has not
+    seen is read at most at the address's lookup rate (`GATE.look_up`)."""
+
+    TTL = 60.0
+    KEPT = 20_000
+
+    def __init__(self) -> None:
+        self.known: dict[str, tuple[bool, float]] = {}  # key -> live, when read
+
+    async def live(self, key: str, address: str) -> bool:
+        now = time.monotonic()
+        seen = self.known.get(key)
+        if seen is not None and now - seen[1] < self.TTL:
+            return seen[0]
+        if not _SESSION_KEY.fullmatch(key) or not GATE.look_up(address):
+            return False
+        alive = await _signed_in(key)
+        if len(self.known) >= self.KEPT:
+            self.known = {k: v for k, v in self.known.items() if now - v[1] < self.TTL}
+            if len(self.known) >= self.KEPT:
+                self.known.clear()
+        self.known[key] = (alive, now)
+        return alive
+
+    def reset(self) -> None:
+        self.known.clear()
+
+
+_SESSION_KEY = re.compile(r"[a-z0-9]{8,64}")  # Django's keys: 32 of these
+
+
+@database_sync_to_async
+def _signed_in(key: str) -> bool:
+    # The session engine's own read: an expired or unknown key loads as an empty session.
+    store = import_module(settings.SESSION_ENGINE).SessionStore(key)
+    return store.get(SESSION_KEY) is not None
+
+
+SESSIONS = _Sessions()
+
+
+def session_key(scope: Any) -> str | None:
+    cookies = b"; ".join(value for name, value in scope.get("headers", ()) if name == b"cookie")
+    return parse_cookie(cookies.decode("latin-1")).get(settings.SESSION_COOKIE_NAME) or None
+
+
 class TurnAway:
-    """ASGI middleware in front of the websocket stack: a handshake that carries no session
-    (so cannot be a player's) from an address turned away for flooding, or over its rate of
-    new sockets, is refused before sessions, authentication and a consumer are set up."""
+    """ASGI middleware in front of the websocket stack: finds the socket's client address once
+    (snooker_site.addresses: the right hop of X-Forwarded-For; kept in the scope as
+    "address"); a handshake that names no member's live session (so cannot be a player's)
+    from an address turned away for flooding, or over its rate of new sockets, is refused
+    before sessions, authentication and a consumer are set up."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
-            client = scope.get("client") or ("unknown", 0)
-            cookies = dict(scope.get("headers", ())).get(b"cookie", b"")
-            member = settings.SESSION_COOKIE_NAME.encode() in cookies
-            if not member and (GATE.turned_away(client[0]) or not GATE.knock(client[0])):
+            address = addresses.of_scope(scope)
+            scope = {**scope, "address": address}
+            key = session_key(scope)
+            member = key is not None and await SESSIONS.live(key, address)
+            if not member and (GATE.turned_away(address) or not GATE.knock(address)):
                 await refuse(receive, send)
                 return
         await self.app(scope, receive, send)
@@ -587,5 +655,6 @@ def reset() -> None:
     HEARTBEATS.reset()
     CLOCKS.reset()
     GATE.reset()
+    SESSIONS.reset()
     LATEST.clear()
     TABLES.reset()

@@ -9,17 +9,24 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from game import accounts, service
+from game import accounts, health, service
 from game.forms import SignUpForm
 from game.models import Match
 from game.protocol.constants import page_constants
 
 
 @require_safe
+@never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"ok": True})
+    """For the proxy's and systemd's checks: whether the database and Redis (when REDIS_URL
+    names one; else null) answer. 200 when all do, else 503, with which did not."""
+    database, redis = health.database_answers(), health.redis_answers()
+    ok = database and redis is not False
+    body = {"ok": ok, "database": database, "redis": redis}
+    return JsonResponse(body, status=200 if ok else 503)
 
 
 @require_http_methods(["GET", "POST"])

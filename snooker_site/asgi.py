@@ -1,8 +1,8 @@
 """ASGI entry point: `daphne snooker_site.asgi:application`.
 
-HTTP goes to Django, wrapped so that /static/ is served by the same process (no collectstatic
-or separate file server needed); WebSocket goes through the session/auth stack to the routes
-in game/routing.py (the match) and club/routing.py (the lobby, notices).
+HTTP goes to Django (/static/ is WhiteNoise's, a middleware: snooker_site/static.py);
+WebSocket goes through the session/auth stack to the routes in game/routing.py (the match) and
+club/routing.py (the lobby, notices).
 """
 
 import gc
@@ -16,18 +16,15 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from club.routing import websocket_urlpatterns as club_routes  # noqa: E402
 from game.process import TurnAway  # noqa: E402
 from game.routing import websocket_urlpatterns as match_routes  # noqa: E402
-from snooker_site.headers import SecurityHeaders  # noqa: E402
 from snooker_site.origins import SameOriginWebsockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # /static/ bypasses Django's middleware: it gets the pages' security headers here.
-        "http": SecurityHeaders(ASGIStaticFilesHandler(django_asgi_app)),
+        "http": django_asgi_app,
         "websocket": SameOriginWebsockets(
             TurnAway(AuthMiddlewareStack(URLRouter([*match_routes, *club_routes])))
         ),

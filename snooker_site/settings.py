@@ -14,6 +14,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from snooker_site.headers import page_headers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -61,6 +63,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files answer here, with SecurityMiddleware's headers (and its redirect to HTTPS).
+    "snooker_site.static.StaticFiles",  # WhiteNoise's, async too
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before CommonMiddleware (Django's order): the page's language.
     "django.middleware.locale.LocaleMiddleware",
@@ -104,6 +108,11 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A server that does not answer is an error within seconds (/healthz must say so), not a
+    # connection attempt that waits for the operating system's timeout.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default: write-ahead logging lets readers run beside the writer, and
@@ -173,8 +182,18 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Static files (snooker_site/static.py): collectstatic copies static/ into STATIC_ROOT with
+# hashed names (the Makefile's targets and the test suite run it; a deployment runs it at each
+# upgrade), WhiteNoise serves them from daphne after SecurityMiddleware, with the pages' other
+# security headers; with DEBUG on, static/ as it is, read afresh on each request.
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "snooker_site.static.HashedStaticFiles"},
+}
+WHITENOISE_ADD_HEADERS_FUNCTION = page_headers
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -412,6 +431,9 @@ SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", default=_SECURE)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (31_536_000 if _SECURE else 0))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=_SECURE)
 SECURE_HSTS_PRELOAD = _env_flag("SECURE_HSTS_PRELOAD", default=_SECURE)
+# The health check answers over plain HTTP too (systemd's, or a check of one daphne behind the
+# proxy), rather than redirecting to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 
 def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
@@ -423,8 +445,15 @@ def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
 
 
 SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", ""))
-# Django's defaults, named here because the static files' headers (snooker_site/headers.py)
-# are built from the same settings as the pages'.
+# How many proxies of ours stand in front of daphne (nginx: 1). Every per-address limit counts
+# the entry the outermost of them added to X-Forwarded-For (snooker_site/addresses.py); 0: the
+# peer's address. Never run daphne with --proxy-headers: it takes the left-most entry, which
+# the client writes.
+TRUSTED_PROXIES = int(os.environ.get("SNOOKER_TRUSTED_PROXIES", "0"))
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured("SNOOKER_TRUSTED_PROXIES must be 0 or more.")
+# Django's defaults, named here: the static files get them from SecurityMiddleware as the pages
+# do (WhiteNoise answers after it).
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"

@@ -1,10 +1,25 @@
 """Shared fixtures. Django settings come from pyproject.toml (pytest-django)."""
 
 import os
+from pathlib import Path
 
 import pytest
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The pages name their static files by hash, from collectstatic's manifest (DEBUG is off
+    under pytest-django): collect them, into the git-ignored STATIC_ROOT, when the manifest is
+    missing or older than a file under static/ (a fresh clone, an edited script)."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    sources = [path for path in Path(settings.BASE_DIR, "static").rglob("*") if path.is_file()]
+    newest = max((path.stat().st_mtime for path in sources), default=0.0)
+    if not manifest.exists() or manifest.stat().st_mtime < newest:
+        call_command("collectstatic", interactive=False, verbosity=0)
 
 
 @pytest.fixture

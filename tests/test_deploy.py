@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.asgi import get_asgi_application
+from django.templatetags.static import static as static_url
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from snooker_site.headers import SecurityHeaders, security_headers
+from snooker_site.headers import page_headers
 from tests.live.harness import Daphne, run_python
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,14 +185,13 @@ def test_a_fresh_machine_runs_with_nothing_set(tmp_path: Path) -> None:
                 assert answer.status == 200, path
                 assert answer.url == f"{daphne.http_url}{path}"  # no redirect to https
                 assert "Strict-Transport-Security" not in answer.headers
-                if path != "/static/css/site.css":  # (static headers: asgi.py wiring)
-                    assert "Content-Security-Policy" in answer.headers
-                    assert "secure" not in answer.headers.get("Set-Cookie", "").lower()
+                assert "Content-Security-Policy" in answer.headers
+                assert "secure" not in answer.headers.get("Set-Cookie", "").lower()
     finally:
         daphne.stop()
 
 
-# --- the headers: pages by middleware, /static/ by snooker_site/headers.py --------------------
+# --- the headers: pages by middleware, /static/ by WhiteNoise after SecurityMiddleware ----------
 
 SECURITY = (
     "content-security-policy", "x-content-type-options", "referrer-policy",
@@ -223,10 +222,12 @@ async def get(app: Any, path: str, *, scheme: str = "http", **headers: str) -> d
 
 
 def wrapped() -> Any:
-    """The HTTP app as snooker_site/asgi.py builds it, with the static files wrapped."""
-    return SecurityHeaders(ASGIStaticFilesHandler(get_asgi_application()))
+    """The HTTP app as snooker_site/asgi.py builds it, built afresh: the middleware (WhiteNoise
+    and SecurityMiddleware) read the settings when they are made."""
+    return get_asgi_application()
 
 
+@pytest.mark.django_db
 def test_the_policy_allows_no_inline_script_or_style(client: Client) -> None:
     policy = client.get("/healthz")["Content-Security-Policy"]
     directives = dict(part.split(" ", 1) for part in policy.split("; "))
@@ -259,13 +260,39 @@ async def test_static_files_carry_the_same_headers_as_pages(settings: Settings) 
     assert plain["headers"]["content-security-policy"] == page["headers"]["content-security-policy"]
     # The static handler's own headers stay.
     assert static["headers"]["content-type"].startswith("text/css")
+    # The pages name the hashed file, cached for ever; its plain name only briefly.
+    hashed = static_url("css/site.css")
+    assert hashed != "/static/css/site.css" and hashed.startswith("/static/css/site.")
+    forever = await get(app, hashed, scheme="https")
+    assert forever["status"] == 200 and forever["body"] == static["body"]
+    assert "immutable" in forever["headers"]["cache-control"]
+    policy = page["headers"]["content-security-policy"]
+    assert forever["headers"]["content-security-policy"] == policy
+    assert "immutable" not in static["headers"]["cache-control"]
 
 
-async def test_a_missing_static_file_has_the_headers_too(settings: Settings) -> None:
-    settings.DEBUG = False
-    response = await get(wrapped(), "/static/nothing-here.css")
-    assert response["status"] == 404
-    assert "content-security-policy" in response["headers"]
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/nothing-here.css",
+        "/static/../snooker_site/settings.py",  # (daphne answered its 500 page with a traceback)
+        "/static/../../etc/passwd",
+        "/static/%2e%2e/snooker_site/settings.py",
+        "/static/js/../../snooker_site/settings.py",
+        "/static/\\..\\settings.py",
+    ],
+)
+async def test_a_missing_static_file_or_a_traversal_is_a_404_with_the_headers(
+    settings: Settings, path: str, debug: bool
+) -> None:
+    settings.DEBUG = debug  # DEBUG on: WhiteNoise reads static/ afresh on each request
+    response = await get(wrapped(), path)
+    assert response["status"] == 404, path
+    assert b"SECRET_KEY" not in response["body"]
+    if not debug:  # (django-csp leaves Django's debug pages without a policy)
+        assert "content-security-policy" in response["headers"]
     assert response["headers"]["x-content-type-options"] == "nosniff"
 
 
@@ -289,11 +316,14 @@ async def test_static_files_follow_the_proxy_header_and_the_ssl_redirect(
 
 
 def test_headers_are_built_from_the_settings(settings: Settings) -> None:
-    settings.SECURE_REFERRER_POLICY = ["same-origin", "strict-origin"]
     settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"default-src": ["'none'"]}}
-    headers = dict(security_headers(secure=False))
-    assert headers["Referrer-Policy"] == "same-origin,strict-origin"
-    assert headers["Content-Security-Policy"] == "default-src 'none'"
+    settings.X_FRAME_OPTIONS = "sameorigin"
+    headers: dict[str, str] = {}
+    page_headers(headers, "/srv/static/css/site.css", "/static/css/site.css")
+    assert headers == {
+        "Content-Security-Policy": "default-src 'none'",
+        "X-Frame-Options": "SAMEORIGIN",
+    }
 
 
 async def test_the_served_application_wraps_its_static_files() -> None:
@@ -302,3 +332,20 @@ async def test_the_served_application_wraps_its_static_files() -> None:
     response = await get(application, "/static/css/site.css")
     assert response["status"] == 200
     assert "content-security-policy" in response["headers"]
+
+
+def test_static_files_keep_the_request_on_the_event_loop() -> None:
+    """WhiteNoise's own middleware is sync only: Django would run it, and every page's request
+    behind it, on the one thread that channels runs the sockets' database calls on."""
+    from asgiref.sync import iscoroutinefunction
+
+    from snooker_site.static import StaticFiles
+
+    async def asynchronous(request: Any) -> Any:
+        return None
+
+    def synchronous(request: Any) -> Any:
+        return None
+
+    assert iscoroutinefunction(StaticFiles(asynchronous))
+    assert not iscoroutinefunction(StaticFiles(synchronous))

@@ -1,5 +1,7 @@
 """The pages around the table, and the ASGI app that `make run` serves."""
 
+import json
+import re
 from typing import Any
 
 import pytest
@@ -7,6 +9,7 @@ from asgiref.testing import ApplicationCommunicator
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from snooker_site.asgi import application
 
@@ -19,16 +22,56 @@ def test_home_page_names_the_club(client: Client) -> None:
     assert static("css/site.css") in response.content.decode()
 
 
-def test_healthz_is_json_ok(client: Client) -> None:
+@pytest.mark.django_db
+def test_healthz_is_json_ok(client: Client, settings: Settings) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    assert response.json() == {"ok": True}
+    assert "no-cache" in response["Cache-Control"]
+    redis = True if settings.REDIS_URL else None  # null: none configured
+    assert response.json() == {"ok": True, "database": True, "redis": redis}
+
+
+@pytest.mark.django_db
+def test_healthz_says_what_does_not_answer(
+    client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {"ok": False, "database": True, "redis": False}
+
+    from django.db import OperationalError
+
+    from game import health
+
+    class Down:
+        def __enter__(self) -> None:
+            raise OperationalError("connection refused")
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+    monkeypatch.setattr(health.connection, "cursor", Down)
+    settings.REDIS_URL = ""
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {"ok": False, "database": False, "redis": None}
+
+
+@pytest.mark.django_db
+def test_healthz_answers_plain_http_behind_the_ssl_redirect(
+    client: Client, settings: Settings
+) -> None:
+    settings.SECURE_SSL_REDIRECT = True
+    assert client.get("/healthz").status_code in (200, 503)
+    assert client.get("/accounts/login/").status_code == 301
 
 
 def test_stylesheet_is_found() -> None:
     assert finders.find("css/site.css") is not None
-    assert static("css/site.css") == "/static/css/site.css"
+    # The pages name it by its contents' hash (collectstatic's manifest; tests/conftest.py).
+    assert re.fullmatch(r"/static/css/site\.[0-9a-f]{12}\.css", static("css/site.css"))
 
 
 async def _get(path: str) -> dict[str, Any]:
@@ -64,7 +107,8 @@ async def test_asgi_app_serves_static_files() -> None:
     assert b"--baize" in response["body"]
 
 
+@pytest.mark.django_db(transaction=True)
 async def test_asgi_app_serves_pages() -> None:
     response = await _get("/healthz")
     assert response["status"] == 200
-    assert response["body"] == b'{"ok": true}'
+    assert json.loads(response["body"])["ok"] is True

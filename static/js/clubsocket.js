@@ -1,6 +1,8 @@
 // The club's websocket (lobby or notices): hello, pings, reconnection with backoff. Knows
 // nothing of what the messages mean; hands each parsed one to `onMessage`.
 
+import { isProtocolRefusal, reloadPageForNewProtocol } from "./upgrade.js";
+
 const PING_EVERY = 25000; // ms
 const BACKOFF = [1000, 2000, 4000, 8000, 15000, 30000];
 
@@ -37,6 +39,7 @@ export class ClubSocket {
       } catch {
         return;
       }
+      if (isProtocolRefusal(msg) && reloadPageForNewProtocol()) return;
       if (msg.type === "welcome") {
         this.attempt = 0;
         this.onState("open");

@@ -5,6 +5,7 @@
 // state to `onState` with the reason as a code (not_found, flood, full, resync), not words.
 
 import { CONSTANTS } from "./constants.js";
+import { isProtocolRefusal, reloadPageForNewProtocol } from "./upgrade.js";
 
 const { protocol: PROTOCOL, close_codes: CLOSE } = CONSTANTS;
 const PING_EVERY = 5000; // ms
@@ -69,6 +70,7 @@ export class Connection {
       } catch {
         return;
       }
+      if (isProtocolRefusal(msg) && reloadPageForNewProtocol()) return;
       if (msg.type === "welcome") {
         this.greeted = true;
         this.attempt = 0;

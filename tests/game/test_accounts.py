@@ -397,4 +397,62 @@ def test_client_address() -> None:
     assert of("192.0.2.1") == "192.0.2.1"
     assert of("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::"
     assert of("::ffff:192.0.2.1") == "192.0.2.1"
-    assert of("") == ""
+    assert of("") == "unknown"
+
+
+# --- behind a proxy: the right hop of X-Forwarded-For ------------------------------------------
+
+
+@pytest.fixture
+def behind_nginx(settings: SettingsWrapper) -> None:
+    settings.TRUSTED_PROXIES = 1
+
+
+@pytest.mark.usefixtures("behind_nginx", "three_failures")
+def test_a_forged_forwarded_for_does_not_escape_the_lockout(client: Client, alice: User) -> None:
+    """An appending proxy (proxy_add_x_forwarded_for) leaves the client's forged entries on the
+    left: each failure below claims another address, and all count against the real one."""
+    statuses = [
+        client.post(
+            "/accounts/login/",
+            {"username": f"guess{n}", "password": "wrong"},
+            REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_FOR=f"10.66.{n}.1, 203.0.113.50",
+        ).status_code
+        for n in range(3)
+    ]
+    assert statuses == [200, 200, 429]  # the third failure locks the address out
+    locked = client.post(
+        "/accounts/login/",
+        {"username": "alice", "password": PASSWORD},
+        REMOTE_ADDR="127.0.0.1",
+        HTTP_X_FORWARDED_FOR="10.66.99.1, 203.0.113.50",
+    )
+    assert locked.status_code == 429
+    # Another client behind the same proxy is not held up by it.
+    other = client.post(
+        "/accounts/login/",
+        {"username": "alice", "password": PASSWORD},
+        REMOTE_ADDR="127.0.0.1",
+        HTTP_X_FORWARDED_FOR="203.0.113.51",
+    )
+    assert other.status_code == 302
+
+
+@pytest.mark.usefixtures("behind_nginx")
+def test_a_forged_forwarded_for_does_not_escape_the_sign_up_limit(
+    client: Client, settings: SettingsWrapper
+) -> None:
+    settings.SNOOKER_SIGNUP_RATE = "2/h"
+
+    def attempt(name: str, forwarded: str) -> int:
+        data = {"username": name, "password1": PASSWORD, "password2": PASSWORD}
+        status = client.post(
+            "/accounts/signup/", data, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=forwarded
+        ).status_code
+        client.post("/accounts/logout/")
+        return status
+
+    statuses = [attempt(f"user{n}", f"10.77.{n}.1, 2001:db8:9:9::{n + 1:x}") for n in range(4)]
+    assert statuses == [302, 302, 429, 429]  # one /64, whatever the forged entries say
+    assert attempt("other", "2001:db8:9:a::1") == 302

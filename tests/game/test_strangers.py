@@ -181,9 +181,21 @@ async def test_a_turned_away_address_is_refused_before_any_consumer(match, monke
     GATE.penalise("10.0.5.1")
     assert not await handshake([])
     assert len(consumers) == 1  # the refused one never reached a consumer
-    # With a session cookie it may be a player's: the consumer decides (here, a stranger).
+    # A cookie named like the session but naming none is a stranger's too.
     assert not await handshake([(b"cookie", b"sessionid=nothing")])
+    assert len(consumers) == 1
+    # A member's live session may be a player's: the consumer decides (here, a spectator).
+    assert await handshake([(b"cookie", b"sessionid=" + await _session_of(match.player_a))])
     assert len(consumers) == 2
+
+
+@database_sync_to_async
+def _session_of(user) -> bytes:  # type: ignore[no-untyped-def]
+    from django.test import Client as Browser
+
+    browser = Browser()
+    browser.force_login(user)
+    return browser.cookies["sessionid"].value.encode()
 
 
 async def test_an_address_opens_new_sockets_at_a_bounded_rate(match, settings) -> None:
@@ -207,7 +219,49 @@ async def test_an_address_opens_new_sockets_at_a_bounded_rate(match, settings) -
 
     assert [await handshake("10.0.7.1") for _ in range(5)] == [True, True, True, False, False]
     assert await handshake("10.0.7.2")
-    assert await handshake("10.0.7.1", [(b"cookie", b"sessionid=whoever")])
+    # A made-up session cookie does not skip the rate (the issue: 400 of 400 in a burst) ...
+    made_up = [await handshake("10.0.7.3", [(b"cookie", b"sessionid=x")]) for _ in range(40)]
+    assert made_up.count(True) == 3
+    assert not await handshake("10.0.7.1", [(b"cookie", b"sessionid=whoever0000000000")])
+    # ... a member's live session does, at once and every time (read once, then remembered).
+    member = b"sessionid=" + await _session_of(match.player_a)
+    assert all([await handshake("10.0.7.1", [(b"cookie", member)]) for _ in range(10)])
+
+
+async def test_the_rate_counts_the_right_hop_and_ipv6_per_64(match, settings) -> None:
+    """Behind one proxy, forged X-Forwarded-For entries on the left do not make new addresses;
+    neither do the addresses of one /64. Both fill one address's burst and one address's cap."""
+    from channels.testing import WebsocketCommunicator
+
+    from snooker_site.asgi import application
+
+    settings.TRUSTED_PROXIES = 1
+    settings.SNOOKER = {**settings.SNOOKER, "HANDSHAKE_BURST": 3, "HANDSHAKE_PER_SECOND": 0.01}
+
+    async def handshake(forwarded: str) -> bool:
+        async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+            await application({**scope, "client": ("127.0.0.1", 40000)}, receive, send)
+
+        headers = [(b"x-forwarded-for", forwarded.encode())]
+        ws = WebsocketCommunicator(app, f"/ws/match/{match.pk}/", headers=headers)
+        connected, _ = await ws.connect()
+        await ws.disconnect()
+        return connected
+
+    forged = [await handshake(f"10.1.{n}.1, 203.0.113.20") for n in range(5)]
+    assert forged == [True, True, True, False, False]
+    rotating = [await handshake(f"2001:db8:7:7::{n + 1:x}") for n in range(5)]
+    assert rotating == [True, True, True, False, False]
+    assert await handshake("203.0.113.21")  # the proxy's other clients are not held up
+
+
+async def test_one_64_fills_one_addresses_cap(match, settings) -> None:
+    settings.SNOOKER = {**settings.SNOOKER, "MAX_SOCKETS_PER_ADDRESS": 2}
+    crowd = [Client(match.pk, address=f"2001:db8:3:4::{n + 1}") for n in range(2)]
+    for c in crowd:
+        await c.open()
+    assert await _refused(Client(match.pk, address="2001:db8:3:4:ffff::1")) == 4029
+    await Client(match.pk, address="2001:db8:3:5::1").open()  # the next /64 is another
 
 
 def test_an_address_that_floods_again_waits_longer_each_time(settings, monkeypatch) -> None:

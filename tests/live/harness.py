@@ -156,9 +156,11 @@ def free_port() -> int:
 class Daphne:
     """One server process on loopback; its output goes to a log file shown on failure."""
 
-    def __init__(self, name: str, env: dict[str, str], log_dir: Path) -> None:
+    def __init__(
+        self, name: str, env: dict[str, str], log_dir: Path, port: int | None = None
+    ) -> None:
         self.name = name
-        self.port = free_port()
+        self.port = port or free_port()  # a port of its own, or a stopped one's (a restart)
         self.log_path = log_dir / f"{name}.log"
         daphne = Path(sys.executable).parent / "daphne"
         self._log = self.log_path.open("wb")

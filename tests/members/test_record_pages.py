@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.templatetags.static import static
 from django.test import Client
 from django.urls import reverse
 
@@ -205,7 +206,7 @@ def test_a_finished_match_keeps_its_page(client: Client, players) -> None:
     assert set(positions) == {"1", "2"}
     assert positions["1"] == {"white": match.state["frames"][0]["final"]["balls"]["white"]}
     assert data_block(html, "club-constants")["table"]["ball_radius"] > 0
-    assert 'src="/static/js/archive.js"' in html
+    assert f'src="{static("js/archive.js")}"' in html
     # The referee's log: every event after the draw, with its calls.
     entries = re.findall(r'<li data-version="(\d+)" data-kind="(\w+)"', html)
     assert [int(v) for v, _ in entries] == list(range(2, match.version + 1))
@@ -265,7 +266,7 @@ def test_the_replay_of_a_frame(client: Client, players) -> None:
     assert [s["calls"] for s in data["steps"][:2]] == [[], ["FOUL 4", "MISS"]]
     assert data["steps"][-1]["scores"] == {"A": 13, "B": 1}
     assert 'data-step="1"' in html and f'data-step="{len(rest)}"' in html
-    assert 'src="/static/js/replay_page.js"' in html
+    assert f'src="{static("js/replay_page.js")}"' in html
 
 
 def _frame(event: dict[str, Any], events: dict[int, dict[str, Any]]) -> int:
