@@ -35,10 +35,12 @@ test: venv lint typecheck test-js static
 test-js:
 	node --test static/js/tests/*.test.js
 
+# ruff, and the house's layers (import-linter's contracts in pyproject.toml, docs/architecture.md).
 lint: venv
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
-# mypy --strict over rules/, game/, members/ and snooker_site/ (pyproject.toml), with django-stubs.
+# mypy --strict over every app (pyproject.toml), with django-stubs.
 typecheck: venv
 	$(BIN)/mypy
 

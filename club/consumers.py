@@ -5,7 +5,7 @@ and then; everything that changes something is a form POST (club/views.py).
 A lobby socket hears the one lobby group's coalesced updates through its process's relay
 (club/process.py) and, for a member or guest, joins their own group (notices of their
 challenges); a notices socket joins only their own group, and is refused to visitors. Both
-meet the match socket's protections: the same-origin handshake (snooker_site/origins.py wraps
+meet the match socket's protections: the same-origin handshake (game/origins.py wraps
 every websocket), the per-address and per-room caps of `game.process.GATE` before any
 database work, a token bucket and the flood rule, one `hello`.
 """
@@ -30,8 +30,8 @@ from club.protocol import (
     client_in,
     server_out,
 )
+from game import addresses
 from game.process import GATE, Bucket, Flood, detach
-from snooker_site import addresses
 
 # The gate's room keys for the club's sockets (matches are positive).
 LOBBY_ROOM = -1

@@ -20,13 +20,12 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import lobby, results, service
+from club import endings, lobby, results, service
 from club.forms import ChallengeForm, FormatForm, GuestForm
 from club.models import Challenge
 from club.process import announce_now
 from club.service import ClubError
 from club.text import error_text
-from game import service as game_service
 from game.models import Match
 from rules import challenges as rules
 from rules.challenges import Kind, Party, Status
@@ -269,23 +268,9 @@ def match_end(request: HttpRequest, match_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     context = {
         "match": match, "result": results.result_of(match),
-        "breaks": results.breaks_of_fifty(match), **end_actions(request, match),
+        "breaks": results.breaks_of_fifty(match), **endings.end_actions(request, match),
     }  # fmt: skip
     return render(request, "club/_match_end.html", context)
-
-
-def end_actions(request: HttpRequest, match: Match) -> dict[str, Any]:
-    """What `club/_end_actions.html` needs: the viewer's seat, the rematch offer, the form of
-    another practice table."""
-    seat = game_service.seat_of(match, request.user)
-    offer = service.rematch_offer(match) if seat is not None and not match.practice else None
-    rematch = None
-    if offer is not None:
-        waiting = offer.status == Status.OPEN and offer.expires > timezone.now()
-        mine = offer.challenger_id == request.user.pk
-        rematch = {"offer": lobby.challenge_row(offer), "waiting": waiting, "mine": mine}
-    practice = FormatForm(initial={"best_of": match.best_of, "shot_clock": match.shot_clock or 0})
-    return {"seat": seat, "rematch": rematch, "practice_form": practice}
 
 
 @login_required

@@ -12,7 +12,7 @@ confusable_homoglyphs package ships them.
 Addresses. Login lockout is django-axes's (settings: AXES_*), per (account, address) with a
 cool-off that doubles for a pair that keeps failing (`cool_off`), and per address for password
 spraying; sign-up and password reset are counted by django-ratelimit. Both see a client
-through `client_address`, the one address every limit counts (snooker_site/addresses.py): the
+through `client_address`, the one address every limit counts (game/addresses.py): the
 entry the trusted proxies added to X-Forwarded-For, else the peer, with IPv6 taken per /64 (one
 host owns a whole /64 and could otherwise try every address in it).
 """
@@ -39,7 +39,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, ngettext_lazy
 from django_ratelimit.core import get_usage
 
-from snooker_site import addresses
+from game import addresses
 
 # --- names -----------------------------------------------------------------------------------
 
@@ -144,7 +144,7 @@ def validate_new_username(name: str) -> None:
 
 
 def client_address(request: HttpRequest) -> str:
-    """Who knocks (axes: AXES_CLIENT_IP_CALLABLE): snooker_site.addresses, IPv6 per /64."""
+    """Who knocks (axes: AXES_CLIENT_IP_CALLABLE): game.addresses, IPv6 per /64."""
     return addresses.of_request(request)
 
 

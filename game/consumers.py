@@ -28,7 +28,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from game import service
+from game import addresses, service
 from game.models import Match
 from game.process import (
     CLOCKS,
@@ -60,7 +60,6 @@ from game.protocol import (
 )
 from game.text import error_text, language_of
 from rules.state import Player
-from snooker_site import addresses
 
 log = logging.getLogger(__name__)
 

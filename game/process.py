@@ -39,13 +39,12 @@ from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 from django.http.cookie import parse_cookie
 from django.utils import timezone
 
-from game import service
+from game import addresses, service
 from game.models import Match
+from game.origins import refuse
 from game.protocol import server_out
 from game.signals import match_changed
 from rules.state import Player
-from snooker_site import addresses
-from snooker_site.origins import refuse
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
@@ -470,7 +469,7 @@ def session_key(scope: Any) -> str | None:
 
 class TurnAway:
     """ASGI middleware in front of the websocket stack: finds the socket's client address once
-    (snooker_site.addresses: the right hop of X-Forwarded-For; kept in the scope as
+    (game.addresses: the right hop of X-Forwarded-For; kept in the scope as
     "address"); a handshake that names no member's live session (so cannot be a player's)
     from an address turned away for flooding, or over its rate of new sockets, is refused
     before sessions, authentication and a consumer are set up."""

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
 
-from club.views import end_actions
+from club.endings import end_actions
 from game import accounts
 from game.models import Match
 from game.protocol.constants import page_constants

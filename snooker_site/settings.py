@@ -446,7 +446,7 @@ def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
 
 SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", ""))
 # How many proxies of ours stand in front of daphne (nginx: 1). Every per-address limit counts
-# the entry the outermost of them added to X-Forwarded-For (snooker_site/addresses.py); 0: the
+# the entry the outermost of them added to X-Forwarded-For (game/addresses.py); 0: the
 # peer's address. Never run daphne with --proxy-headers: it takes the left-most entry, which
 # the client writes.
 TRUSTED_PROXIES = int(os.environ.get("SNOOKER_TRUSTED_PROXIES", "0"))

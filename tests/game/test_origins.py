@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from channels.testing import WebsocketCommunicator
 
+from game.origins import handshake_allowed
 from snooker_site.asgi import application
-from snooker_site.origins import handshake_allowed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
