@@ -144,8 +144,11 @@ def validate_new_username(name: str) -> None:
 
 
 def client_address(request: HttpRequest) -> str:
-    """Who knocks (axes: AXES_CLIENT_IP_CALLABLE): game.addresses, IPv6 per /64."""
-    return addresses.of_request(request)
+    """Who knocks (axes: AXES_CLIENT_IP_CALLABLE): game.addresses, IPv6 per /64. A request
+    with no peer at all (the test client's `force_login`) is "", which axes stores as no
+    address: PostgreSQL's inet column takes no other word for it."""
+    address = addresses.of_request(request)
+    return "" if address == addresses.UNKNOWN else address
 
 
 def _by_address(group: str, request: HttpRequest) -> str:
