@@ -267,6 +267,9 @@ export class MatchView {
     if (document.activeElement !== angleInput) {
       angleInput.value = ((aim.angle * 180) / Math.PI).toFixed(2);
     }
+    const degrees = ((aim.angle * 180) / Math.PI).toFixed(2);
+    el("aim-fine").setAttribute("aria-valuenow", degrees);
+    el("aim-fine").setAttribute("aria-valuetext", `${num(Number(degrees), 2)}°`);
     el("power").value = String(aim.speed);
     el("power").setAttribute("aria-valuetext", powerText(aim.speed));
     el("power-value").textContent = powerText(aim.speed);
@@ -338,6 +341,7 @@ export class MatchView {
       "aim-left-coarse", "aim-left-fine", "aim-right-fine", "aim-right-coarse"]) {
       el(id).disabled = !mine;
     }
+    el("aim-fine").setAttribute("aria-disabled", String(!mine));
     el("place-cue").hidden = !(ready && placing && !this.aim.cueBall); // placed: drag to move
     el("aim-hint").textContent = this.hint(snap, mine);
     root.classList.toggle("my-turn", mine);

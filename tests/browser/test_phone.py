@@ -214,3 +214,53 @@ def test_phone_screenshots(
             page.screenshot(path=str(artifacts / f"phone-{name}-{locale}.png"), full_page=True)
             assert width(page) <= PHONE_390["width"], name
         context.close()
+
+
+def test_touch_aims_to_a_hundredth_of_a_degree(browser: Any, server: Server) -> None:
+    """A finger on the fine-aim strip: a slide of 1 px turns the cue by 0.01° (a tenth of a
+    1 m + 1 m pot's window, about 0.1°; the turn buttons' finest step is 0.1°), right turns
+    it clockwise, and the table's own drag is untouched."""
+    match = server.new_match(1)
+    context = browser.new_context(viewport=PHONE_390, has_touch=True, is_mobile=True)
+    login(context, match, "alice")
+    page = context.new_page()
+    page.goto(f"{match.url}/match/{match.match_id}/")
+    page.wait_for_function("() => window.snookerState && snookerState().ready")
+    page.get_by_test_id("place-cue").tap()
+    page.wait_for_function("() => snookerState().aim.cue_ball !== null")
+    strip = page.get_by_test_id("aim-fine")
+    strip.scroll_into_view_if_needed()
+    box = strip.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = context.new_cdp_session(page)
+
+    def touch(kind: str, at: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": at, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def angle() -> float:
+        degrees: float = page.evaluate("snookerState().aim.angle * 180 / Math.PI")
+        return degrees
+
+    before = angle()
+    touch("touchStart", x)
+    touch("touchMove", x + 1)
+    page.wait_for_function(f"() => snookerState().aim.angle * 180 / Math.PI !== {before}")
+    finest = before - angle()
+    assert abs(finest - 0.01) < 1e-9  # clockwise, by a hundredth of a degree
+    for step in range(2, 11):
+        touch("touchMove", x + step)
+    touch("touchEnd", x + 10)
+    page.wait_for_function(
+        f"() => Math.abs({before} - snookerState().aim.angle * 180 / Math.PI - 0.1) < 1e-9"
+    )
+    # The strip is a slider to a screen reader: its value is the angle.
+    expect(strip).to_have_attribute("aria-valuenow", f"{before - 0.1:.2f}")
+    # The keyboard: an arrow key on the strip turns by the same step, not the table's 0.5°.
+    strip.focus()
+    strip.press("ArrowLeft")
+    page.wait_for_function(
+        f"() => Math.abs({before} - snookerState().aim.angle * 180 / Math.PI - 0.09) < 1e-9"
+    )
+    context.close()

@@ -188,6 +188,8 @@ export default {
   "controls.left_fine": "Turn the cue anticlockwise by 0.1°",
   "controls.right_fine": "Turn the cue clockwise by 0.1°",
   "controls.right_coarse": "Turn the cue clockwise by 1°",
+  "controls.fine": "Fine aim: slide along here",
+  "controls.fine_label": "Fine aim: slide along the strip, or press the arrow keys; 0.01° a step",
   "controls.power": "Power",
   "controls.power_value": "%(v)s m/s",
   "controls.power_down": "Less power",

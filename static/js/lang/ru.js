@@ -217,6 +217,8 @@ export default {
   "controls.left_fine": "Повернуть кий против часовой стрелки на 0,1°",
   "controls.right_fine": "Повернуть кий по часовой стрелке на 0,1°",
   "controls.right_coarse": "Повернуть кий по часовой стрелке на 1°",
+  "controls.fine": "Точный прицел: ведите пальцем здесь",
+  "controls.fine_label": "Точный прицел: ведите по полосе или нажимайте стрелки; 0,01° за шаг",
   "controls.power": "Сила удара",
   "controls.power_value": "%(v)s м/с",
   "controls.power_down": "Слабее",
