@@ -335,6 +335,23 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
     return true;
   }
 
+  // The confirm dialog holds the focus: Tab and Shift+Tab go round its buttons.
+  el("confirm-dialog").addEventListener("keydown", (e) => {
+    if (e.key !== "Tab") return;
+    const buttons = [el("confirm-no"), el("confirm-yes")];
+    const at = buttons.indexOf(document.activeElement);
+    const next = buttons[(at + (e.shiftKey ? buttons.length - 1 : 1)) % buttons.length];
+    next.focus();
+    e.preventDefault();
+  });
+
+  // Focus follows the play: when the control that had it goes (a decision's option once
+  // chosen, the strike button while the stroke is played, a closed dialog's button), it moves
+  // to the next useful control instead of falling to the page (view.js, keepFocus).
+  panels.root.addEventListener("focusin", (e) => {
+    view.lastFocus = e.target;
+  });
+
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !el("confirm-dialog").hidden) {
       panels.closeConfirm(false);
@@ -355,6 +372,12 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
       return;
     }
     if (!view.cuePosition()) return;
+    if (e.key === "Enter" && e.target === canvas && !e.repeat) {
+      // The strike key: Enter on the table plays the stroke aimed.
+      if (view.canStrike()) strike();
+      e.preventDefault();
+      return;
+    }
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       // ← turns the cue anticlockwise on the screen (which is anticlockwise on the table too).
       aim.rotate(e.key === "ArrowLeft" ? 1 : -1, e.shiftKey);

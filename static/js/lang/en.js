@@ -9,7 +9,7 @@ export default {
   "title.your_decision": "● Your decision · %(match)s",
   "nav.lobby": "Back to the lobby",
   "nav.lobby_short": "Lobby",
-  "table.label": "The snooker table. Drag to aim; with the keyboard, arrow keys turn the cue.",
+  "table.label": "The snooker table. Drag to aim; with the keyboard, arrow keys turn the cue and Enter strikes.",
   "zoom.label": "Zoom in on the cue ball",
   "list.sep": ", ",
 
@@ -18,6 +18,7 @@ export default {
   "scoreboard.frame": "Frame %(n)s",
   "scoreboard.best_of": "best of %(n)s",
   "scoreboard.frames": "frames won",
+  "scoreboard.points": "points",
   "scoreboard.break": "Break",
   "scoreboard.remaining": "Remaining",
   "scoreboard.snookers": { one: "needs %(n)s snooker", other: "needs %(n)s snookers" },
@@ -223,8 +224,8 @@ export default {
   "hint.place_touch": "Ball in hand: tap in the D, or use the button, to place the cue ball.",
   "hint.aim_hand": "Drag on the table to aim (drag the cue ball to move it in the D; Alt+arrows move it too); ←/→ turn the cue.",
   "hint.aim_hand_touch": "Drag on the table to aim; drag the cue ball to move it in the D.",
-  "hint.aim": "Your shot: drag to aim, ←/→ to fine-tune (Shift: finer), then Strike.",
-  "hint.aim_touch": "Your shot: drag to aim, the turn buttons to fine-tune, then Strike.",
+  "hint.aim": "Your shot: drag to aim, ←/→ to fine-tune (Shift: finer), then Strike (Enter on the table).",
+  "hint.aim_touch": "Your shot: drag to aim, the turn buttons or the fine-aim strip to fine-tune, then Strike.",
   "hint.theirs": "%(name)s is at the table.",
   "hint.away": "%(name)s has left the table.",
 
