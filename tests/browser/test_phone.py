@@ -172,7 +172,7 @@ def test_a_12_letter_name_whole_on_the_scoreboard(
         context.close()
 
 
-def test_the_power_label_in_landscape(browser: Any, server: Server) -> None:
+def test_the_power_label_in_landscape(browser: Any, server: Server, artifacts: Path) -> None:
     context = browser.new_context(viewport={"width": 740, "height": 360}, has_touch=True)
     login(context, server, "alice")
     page = context.new_page()
@@ -181,6 +181,7 @@ def test_the_power_label_in_landscape(browser: Any, server: Server) -> None:
     expect(label).to_be_visible()
     box = label.bounding_box()
     assert box is not None and box["width"] >= 20
+    page.screenshot(path=str(artifacts / "phone-landscape-en.png"))
     context.close()
 
 
