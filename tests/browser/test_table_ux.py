@@ -252,6 +252,8 @@ def test_decisions_beside_the_table_and_the_story_after_a_reload(
     alice.keyboard.press("Enter")
     settled([alice, bob], 4)
     assert match.snapshot()["frame"]["pending"] is None
+    # The chosen option went with its panel: the focus went on to the table, not to <body>.
+    assert alice.evaluate("document.activeElement.dataset.testid") == "table"
 
     # Bob concedes the frame: the next is announced with the result; frame 1 is a choice away.
     bob.get_by_test_id("concede-frame").click()
