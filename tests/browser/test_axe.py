@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 
 from tests.browser.conftest import Server, login
 from tests.browser.test_match_page import DESKTOP
-from tests.browser.test_phone import PHONE_NARROW, club, pages, settle
+from tests.browser.test_phone import LONG_NAME, PHONE_NARROW, club, pages, settle
 from tests.live.harness import ROOT
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -70,4 +70,24 @@ def test_no_axe_violation_on_any_page(
     (artifacts / f"axe-{'member' if logged_in else 'visitor'}.json").write_text(
         json.dumps(found, indent=1, ensure_ascii=False)
     )
+    assert found == {}
+
+
+def test_no_axe_violation_at_the_table_for_its_player(
+    browser: Any, server: Server, club: dict[str, Any], axe_source: str
+) -> None:
+    """The player's own view (the stroke's controls, the fine-aim strip, the cue ball in
+    hand), on a desktop and on a phone, in both languages."""
+    found: dict[str, list[str]] = {}
+    for locale in ("en", "ru"):
+        for viewport in (DESKTOP, PHONE_NARROW):
+            context = browser.new_context(viewport=viewport, locale=locale)
+            login(context, server, LONG_NAME)
+            page = context.new_page()
+            page.goto(f"{server.url}/match/{club['long']}/")
+            page.wait_for_function("() => window.snookerState && snookerState().ready")
+            seen = violations(page, axe_source)
+            if seen:
+                found[f"{locale} {viewport['width']}"] = seen
+            context.close()
     assert found == {}
