@@ -33,7 +33,7 @@ def test_a_skip_link_first_on_every_page(browser: Any, server: Server) -> None:
         assert focused(page) == "skip-link", (path, focused(page))
         expect(link).to_be_in_viewport()  # shown while it has the focus
         page.keyboard.press("Enter")
-        page.wait_for_function("document.activeElement.id === 'main'")
+        page.wait_for_function("() => document.activeElement.id === 'main'")
     context.close()
 
 

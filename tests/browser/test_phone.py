@@ -85,7 +85,7 @@ def settle(page: Page) -> None:
     page.wait_for_load_state("load")
     if page.get_by_test_id("frame-number").count():
         page.wait_for_function(
-            "document.querySelector('[data-testid=frame-number]').textContent.length > 0"
+            "() => document.querySelector('[data-testid=frame-number]').textContent.length > 0"
         )
 
 
@@ -162,7 +162,7 @@ def test_a_12_letter_name_whole_on_the_scoreboard(
         expect(name).to_have_text(LONG_NAME)
         # Whole: the text is not clipped (no ellipsis), and it lies inside the screen.
         page.wait_for_function(
-            "document.querySelector('[data-testid=frame-number]').textContent.length > 0"
+            "() => document.querySelector('[data-testid=frame-number]').textContent.length > 0"
         )
         clipped = name.evaluate("e => e.scrollWidth > e.clientWidth")
         assert not clipped
