@@ -8,8 +8,8 @@ BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: venv run test test-js lint typecheck messages bench-physics bench-views physics-figures \
-	bench-live bench-strangers bench-opponent scenarios physics-goldens static
+.PHONY: venv node-modules run test test-js lint typecheck messages bench-physics bench-views \
+	physics-figures bench-live bench-strangers bench-opponent scenarios physics-goldens static
 
 venv: $(VENV)/.installed
 
@@ -27,8 +27,16 @@ run: venv static
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 snooker_site.asgi:application
 
-test: venv lint typecheck test-js static
+test: venv node-modules lint typecheck test-js static
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The test tools from npm (package.json: axe-core for tests/browser/test_axe.py), as locked in
+# package-lock.json; npm ci again only when the lock changes.
+node-modules: node_modules/.installed
+
+node_modules/.installed: package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
 
 # The browser's pure modules (client state, playback, geometry, wording) under Node's own
 # test runner; static/js/package.json tells Node these files are ES modules, as in the page.

@@ -10,6 +10,7 @@ import { normaliseAngle } from "./aiming.js";
 import { CONSTANTS, GEOMETRY } from "./constants.js";
 import { t } from "./i18n.js";
 import { refusalText } from "./story.js";
+import { vernierTurn } from "./vernier.js";
 
 const AIM_EVERY = 120; // ms between aim messages (the server relays at most 10 a second)
 const AIM_SETTLE = 400; // ms after the last change, the final aim is sent again
@@ -138,6 +139,42 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
       aimChanged();
     });
   }
+  // The fine-aim strip: the cue turns by a small fraction of the finger's travel (aiming.js).
+  const fine = el("aim-fine");
+  let fineFrom = null; // the pointer's x at the last turn, while a finger slides on the strip
+  let fineShift = 0; // px the strip's marks have moved, so they follow the finger
+  const fineTurn = (degrees, dx) => {
+    aim.turn(degrees);
+    fineShift += dx;
+    fine.style.backgroundPositionX = `${fineShift}px`;
+    aimChanged();
+  };
+  fine.addEventListener("pointerdown", (e) => {
+    if (!view.canStrike() || !view.cuePosition()) return;
+    fineFrom = e.clientX;
+    fine.setPointerCapture(e.pointerId);
+    e.preventDefault();
+  });
+  fine.addEventListener("pointermove", (e) => {
+    if (fineFrom === null) return;
+    const dx = e.clientX - fineFrom;
+    if (!dx) return;
+    fineFrom = e.clientX;
+    fineTurn(vernierTurn(dx), dx);
+  });
+  const endFine = () => {
+    fineFrom = null;
+  };
+  fine.addEventListener("pointerup", endFine);
+  fine.addEventListener("pointercancel", endFine);
+  fine.addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    e.preventDefault();
+    e.stopPropagation(); // not the table's own arrow keys (0.5°)
+    if (!view.canStrike() || !view.cuePosition()) return;
+    const dx = e.key === "ArrowRight" ? 1 : -1;
+    fineTurn(vernierTurn(dx), dx * 10);
+  });
   spin.addEventListener("pointerdown", (e) => {
     if (!view.canStrike()) return;
     const rect = spin.getBoundingClientRect();
@@ -298,6 +335,23 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
     return true;
   }
 
+  // The confirm dialog holds the focus: Tab and Shift+Tab go round its buttons.
+  el("confirm-dialog").addEventListener("keydown", (e) => {
+    if (e.key !== "Tab") return;
+    const buttons = [el("confirm-no"), el("confirm-yes")];
+    const at = buttons.indexOf(document.activeElement);
+    const next = buttons[(at + (e.shiftKey ? buttons.length - 1 : 1)) % buttons.length];
+    next.focus();
+    e.preventDefault();
+  });
+
+  // Focus follows the play: when the control that had it goes (a decision's option once
+  // chosen, the strike button while the stroke is played, a closed dialog's button), it moves
+  // to the next useful control instead of falling to the page (view.js, keepFocus).
+  panels.root.addEventListener("focusin", (e) => {
+    view.lastFocus = e.target;
+  });
+
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !el("confirm-dialog").hidden) {
       panels.closeConfirm(false);
@@ -318,6 +372,12 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
       return;
     }
     if (!view.cuePosition()) return;
+    if (e.key === "Enter" && e.target === canvas && !e.repeat) {
+      // The strike key: Enter on the table plays the stroke aimed.
+      if (view.canStrike()) strike();
+      e.preventDefault();
+      return;
+    }
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       // ← turns the cue anticlockwise on the screen (which is anticlockwise on the table too).
       aim.rotate(e.key === "ArrowLeft" ? 1 : -1, e.shiftKey);

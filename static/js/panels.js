@@ -15,6 +15,7 @@ export class Panels {
     this.el = (id) => $(root, id);
     this.noticeTimer = null;
     this.answer = null; // resolves the open confirmation, if any
+    this.opener = null; // what had the focus when the confirmation opened
     this.said = ""; // the last thing the live region said
     this.el("confirm-yes").addEventListener("click", () => this.closeConfirm(true));
     this.el("confirm-no").addEventListener("click", () => this.closeConfirm(false));
@@ -24,6 +25,7 @@ export class Panels {
     const board = snap.scoreboard;
     for (const s of ["A", "B"]) {
       this.el(`name-${s}`).textContent = players[s] || s;
+      this.el(`player-${s}`).setAttribute("aria-label", players[s] || s); // its figures' owner
       this.el(`score-${s}`).textContent = String(board.scores[s]);
       this.el(`frames-${s}`).textContent = String(board.frames[s]);
       const need = board.snookers_required[s];
@@ -151,13 +153,21 @@ export class Panels {
     this.el("confirm-title").textContent = title;
     this.el("confirm-text").textContent = text;
     this.el("confirm-yes").textContent = yes;
+    this.opener = document.activeElement; // the focus goes back to it when closed
     this.el("confirm-dialog").hidden = false;
     this.el("confirm-no").focus({ preventScroll: true });
     return new Promise((resolve) => (this.answer = resolve));
   }
 
   closeConfirm(answer) {
-    this.el("confirm-dialog").hidden = true;
+    const dialog = this.el("confirm-dialog");
+    const wasOpen = !dialog.hidden;
+    dialog.hidden = true;
+    const opener = this.opener;
+    this.opener = null;
+    if (wasOpen && opener && opener.isConnected && !opener.disabled) {
+      opener.focus({ preventScroll: true });
+    }
     const resolve = this.answer;
     this.answer = null;
     if (resolve) resolve(answer);

@@ -176,6 +176,24 @@ export function describe(entry, players, { frame, frames } = {}) {
   return { head, calls: refereeCalls(r), details, result, score: entry.scores };
 }
 
+/** What the live region reads for one event, once: one sentence in the log's own words
+ * (who did what, what was potted, the fouls and the penalty, the decision asked for, with the
+ * calls the log does not word: miss, warning, free ball), then the frame's or the match's
+ * result when it ended one. */
+export function spokenEvent(event, before, players) {
+  const snap = event.snapshot;
+  const ended = snap.frames.length ? snap.frames[snap.frames.length - 1].number : null;
+  const said = describe(entryOf(event, before), players, {
+    frame: ended, frames: snap.scoreboard.frames,
+  });
+  const r = event.ruling;
+  const calls = r ? [r.miss && t("call.miss"), r.warning && t("call.warning"),
+    r.free_ball && t("call.free_ball")].filter(Boolean) : [];
+  const details = [...said.details, ...calls.map((c) => c.toLowerCase())];
+  const sentence = details.length ? `${said.head}: ${details.join(", ")}` : said.head;
+  return [sentence, said.result].filter(Boolean).join(". ");
+}
+
 /** The breaks of a frame, in order: each visit that scored, with its last value. */
 export function breaksOf(entries) {
   const out = [];

@@ -10,7 +10,7 @@ import { decisionMarks } from "./decision.js";
 import { num, t } from "./i18n.js";
 import { clock, powerText } from "./panels.js";
 import { soundsOf } from "./sound.js";
-import { ballName, frameResult, matchResult, refereeCalls, spinLabel } from "./story.js";
+import { ballName, matchResult, refereeCalls, spinLabel, spokenEvent } from "./story.js";
 
 // How long the end of a frame stays on the table before the next rack (ms of real time;
 // the playback rate of the tests shortens it as it shortens strokes): the server's figure,
@@ -30,6 +30,7 @@ export class MatchView {
     this.hold = null; // {until, balls}: the frame just ended, shown before the next rack
     this.turnKind = null; // the last turn shown (mine, decide, theirs, ...)
     this.touch = false; // a coarse pointer: no keyboard hints
+    this.lastFocus = null; // the control last focused in the match (keepFocus)
     this.dirty = true; // the canvas needs drawing
   }
 
@@ -142,17 +143,15 @@ export class MatchView {
         calls: (event.ruling && event.ruling.calls) || [],
       });
       this.story.add(event, before);
-      const words = refereeCalls(event.ruling);
-      this.panels.calls(words);
+      this.panels.calls(refereeCalls(event.ruling));
+      // One sentence for the event (with its result), then the score, unless a frame ended:
+      // the result has the frame's score, and the new frame's 0–0 would read after it.
+      spoken.push(spokenEvent(event, before, players));
       const board = snap.scoreboard;
-      spoken.push(...words, t("announce.score", {
-        a: players.A, b: players.B, sa: board.scores.A, sb: board.scores.B,
-      }));
-      const ended = snap.frames[snap.frames.length - 1];
-      if (event.match_end) {
-        spoken.push(matchResult(event.match_end, snap.scoreboard.frames, players));
-      } else if (event.frame_end && ended) {
-        spoken.push(frameResult(ended.number, event.frame_end, ended.scores, players));
+      if (!event.frame_end) {
+        spoken.push(t("announce.score", {
+          a: players.A, b: players.B, sa: board.scores.A, sb: board.scores.B,
+        }));
       }
       if (event.frame_end && !event.match_end && final) {
         // The frame's last position stays a moment, beside the panel with its result.
@@ -269,6 +268,9 @@ export class MatchView {
     if (document.activeElement !== angleInput) {
       angleInput.value = ((aim.angle * 180) / Math.PI).toFixed(2);
     }
+    const degrees = ((aim.angle * 180) / Math.PI).toFixed(2);
+    el("aim-fine").setAttribute("aria-valuenow", degrees);
+    el("aim-fine").setAttribute("aria-valuetext", `${num(Number(degrees), 2)}°`);
     el("power").value = String(aim.speed);
     el("power").setAttribute("aria-valuetext", powerText(aim.speed));
     el("power-value").textContent = powerText(aim.speed);
@@ -340,6 +342,7 @@ export class MatchView {
       "aim-left-coarse", "aim-left-fine", "aim-right-fine", "aim-right-coarse"]) {
       el(id).disabled = !mine;
     }
+    el("aim-fine").setAttribute("aria-disabled", String(!mine));
     el("place-cue").hidden = !(ready && placing && !this.aim.cueBall); // placed: drag to move
     el("aim-hint").textContent = this.hint(snap, mine);
     root.classList.toggle("my-turn", mine);
@@ -350,6 +353,22 @@ export class MatchView {
     this.refreshNomination();
     this.syncAimInputs();
     this.dirty = true;
+    this.keepFocus();
+  }
+
+  /** Focus follows the play: when the control last focused in the match (input.js tracks
+   * it) is gone, hidden or disabled and the focus fell to the page, the next useful control
+   * takes it: the decision's first option if one is asked of us, else the table. */
+  keepFocus() {
+    const last = this.lastFocus;
+    if (!last) return;
+    const gone = (e) => !e.isConnected || e.disabled || e.closest("[hidden]") !== null;
+    const now = document.activeElement;
+    if (now && now !== document.body && !gone(now)) return;
+    if (!gone(last)) return; // the player put the focus elsewhere themselves
+    const choice = this.el("decision-options").querySelector("button");
+    const next = choice && !gone(choice) ? choice : this.el("table");
+    next.focus({ preventScroll: true });
   }
 
   hint(snap, mine) {

@@ -132,18 +132,14 @@ CONTRAST = """() => {
 }"""
 
 
-def open_page(
-    context: BrowserContext, server: Server, query: str = "", wait: bool = True
-) -> Page:
+def open_page(context: BrowserContext, server: Server, query: str = "", wait: bool = True) -> Page:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
     page.goto(f"{server.url}/match/{server.match_id}/?playback={PLAYBACK}{query}")
     if wait:
-        page.wait_for_function(
-            "() => window.snookerState && snookerState().connection === 'open'"
-        )
+        page.wait_for_function("() => window.snookerState && snookerState().connection === 'open'")
     return page
 
 
@@ -215,8 +211,10 @@ def test_decisions_beside_the_table_and_the_story_after_a_reload(
     if "replace" in options:
         assert marks["restore"]["balls"]["white"] == white_before
         expect(alice.get_by_test_id("decision-legend")).to_contain_text("Pale balls")
-    # Read out: the calls and the score.
-    expect(alice.get_by_test_id("announcer")).to_contain_text(f"FOUL {found.ruling.penalty}")
+    # Read out once, in a sentence: the foul named, its penalty, the decision asked; the score.
+    announcer = alice.get_by_test_id("announcer")
+    expect(announcer).to_contain_text("foul: the cue ball hit no ball (§23.1.6)")
+    expect(announcer).to_contain_text(f"penalty {found.ruling.penalty} to alice, options: ")
     expect(alice.get_by_test_id("announcer")).to_contain_text(f"alice {found.ruling.penalty}")
     # In English the calls are the server's own words, rendered from the ruling's fields.
     chips = alice.get_by_test_id("referee-calls").locator(".call").all_inner_texts()
@@ -254,6 +252,8 @@ def test_decisions_beside_the_table_and_the_story_after_a_reload(
     alice.keyboard.press("Enter")
     settled([alice, bob], 4)
     assert match.snapshot()["frame"]["pending"] is None
+    # The chosen option went with its panel: the focus went on to the table, not to <body>.
+    assert alice.evaluate("document.activeElement.dataset.testid") == "table"
 
     # Bob concedes the frame: the next is announced with the result; frame 1 is a choice away.
     bob.get_by_test_id("concede-frame").click()

@@ -9,7 +9,7 @@ import { afterEach, test } from "node:test";
 import { setLanguage } from "../i18n.js";
 import {
   Story, breaksOf, describe, entryOf, frameResult, matchResult, refereeCalls, refusalText,
-  spinLabel, turnOf,
+  spinLabel, spokenEvent, turnOf,
 } from "../story.js";
 
 const players = { A: "alice", B: "bob" };
@@ -174,4 +174,33 @@ test("spin reads as top or screw and side, and placements say the real reason", 
   assert.equal(spinLabel(-0.2, 0.3), "накат 0,3, левый винт 0,2");
   assert.equal(refusalText({ code: "cue_ball_overlaps", ball: "brown" }),
     "он касается коричневого");
+});
+
+test("a stroke is read out once, in one sentence: the pots, the foul and penalty, the choice", () => {
+  const event = (fields, snapshot = {}) => ({
+    version: 5, kind: "stroke", seat: "B", request: {},
+    shot: { first_contact: ["red4"], potted: ["red4", "white"] },
+    snapshot: { scoreboard: { scores: { A: 4, B: 0 }, break: 0, frames: { A: 0, B: 0 } },
+      frames: [], ...snapshot },
+    ...fields,
+  });
+  const foul = event({ ruling: ruling({ foul: true, penalty: 4, miss: true,
+    fouls: [{ kind: "in_off", clause: "§23.1.6" }], choices: ["play", "put_back"] }) });
+  const said = spokenEvent(foul, null, players);
+  assert.equal(said.split(". ").length, 1, said); // one sentence
+  for (const part of ["bob plays", "potted: red", "the cue ball went in-off", "foul:",
+    "(§23.1.6)", "penalty 4 to alice", "miss"]) {
+    assert.ok(said.includes(part), `${part} in ${said}`);
+  }
+  assert.ok(said.includes("options: Play on"), said);
+  // A frame's end: its result after the sentence, with the frame's score, not the new 0–0.
+  const end = event({ ruling: ruling({ points: 7, frame_over: true }),
+    shot: { first_contact: ["black"], potted: ["black"] }, frame_end: { termination:
+      "potted_black", winner: "B" } }, { frames: [{ number: 1, scores: { A: 30, B: 67 },
+    winner: "B", termination: "potted_black" }] });
+  const over = spokenEvent(end, null, players);
+  assert.ok(over.endsWith(frameResult(1, end.frame_end, { A: 30, B: 67 }, players)), over);
+  assert.ok(!over.includes("0–0"), over);
+  setLanguage("ru");
+  assert.ok(spokenEvent(foul, null, players).includes("штраф 4 очка в пользу alice"));
 });

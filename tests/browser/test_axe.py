@@ -1,0 +1,93 @@
+"""axe-core (from npm: package.json, installed by `make test` with npm ci) on every page in
+Chromium, logged out and in, in English and Russian, on a desktop and on a phone: no
+violation of any kind."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.conftest import Server, login
+from tests.browser.test_match_page import DESKTOP
+from tests.browser.test_phone import LONG_NAME, PHONE_NARROW, club, pages, settle
+from tests.live.harness import ROOT
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+__all__ = ["club"]  # the fixture, shared with the phone's tests
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.exists():
+        why = "axe-core is not installed: run `npm ci` (make test does)"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    return AXE.read_text()
+
+
+def violations(page: Page, source: str) -> list[str]:
+    """axe's violations on the page as shown, one line each (rule, impact, where)."""
+    # evaluate() runs outside the page's Content-Security-Policy, which forbids inline scripts.
+    if not page.evaluate("Boolean(window.axe)"):
+        page.evaluate(source)
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))"
+    )
+    return [f"{v['id']} ({v['impact']}): {', '.join(v['nodes'][:4])}" for v in found]
+
+
+@pytest.mark.parametrize("logged_in", [False, True], ids=["visitor", "member"])
+def test_no_axe_violation_on_any_page(
+    browser: Any,
+    server: Server,
+    club: dict[str, Any],
+    axe_source: str,
+    logged_in: bool,
+    artifacts: Path,
+) -> None:
+    found: dict[str, list[str]] = {}
+    for locale in ("en", "ru"):
+        for viewport in (DESKTOP, PHONE_NARROW):
+            context = browser.new_context(viewport=viewport, locale=locale)
+            if logged_in:
+                login(context, server, "carol")
+            page = context.new_page()
+            for path in pages(server, club, logged_in):
+                page.goto(f"{server.url}{path}")
+                settle(page)
+                seen = violations(page, axe_source)
+                if seen:
+                    found[f"{locale} {viewport['width']} {path}"] = seen
+            context.close()
+    (artifacts / f"axe-{'member' if logged_in else 'visitor'}.json").write_text(
+        json.dumps(found, indent=1, ensure_ascii=False)
+    )
+    assert found == {}
+
+
+def test_no_axe_violation_at_the_table_for_its_player(
+    browser: Any, server: Server, club: dict[str, Any], axe_source: str
+) -> None:
+    """The player's own view (the stroke's controls, the fine-aim strip, the cue ball in
+    hand), on a desktop and on a phone, in both languages."""
+    found: dict[str, list[str]] = {}
+    for locale in ("en", "ru"):
+        for viewport in (DESKTOP, PHONE_NARROW):
+            context = browser.new_context(viewport=viewport, locale=locale)
+            login(context, server, LONG_NAME)
+            page = context.new_page()
+            page.goto(f"{server.url}/match/{club['long']}/")
+            page.wait_for_function("() => window.snookerState && snookerState().ready")
+            seen = violations(page, axe_source)
+            if seen:
+                found[f"{locale} {viewport['width']}"] = seen
+            context.close()
+    assert found == {}
