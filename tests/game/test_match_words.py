@@ -47,7 +47,7 @@ async def test_a_refusal_in_russian(match: Any) -> None:
         await ws.send_json_to({"type": "ping", "version": 0})
         refusal = await ws.receive_json_from(timeout=5)
         assert refusal["type"] == "error" and refusal["code"] == "hello_first"
-        assert refusal["message"] == "Страница еще не подключилась к столу; обновите страницу."
+        assert refusal["message"] == "Страница ещё не подключилась к столу; обновите страницу."
     finally:
         await ws.disconnect()
 

@@ -31,8 +31,8 @@ test("the calls come from the ruling's fields, in the referee's order and words"
   assert.deepEqual(refereeCalls(end), end.calls);
   assert.deepEqual(refereeCalls(null), []);
   setLanguage("ru");
-  assert.deepEqual(refereeCalls(r), ["ФОЛ, ШТРАФ 5", "ПРОМАХ",
-    "ПРЕДУПРЕЖДЕНИЕ: ТРЕТИЙ ПРОМАХ — ФРЕЙМ ПРОИГРАН", "СВОБОДНЫЙ ШАР",
+  assert.deepEqual(refereeCalls(r), ["НАРУШЕНИЕ, ШТРАФ 5", "ПРОМАХ",
+    "ПРЕДУПРЕЖДЕНИЕ: ТРЕТИЙ ПРОМАХ — ПАРТИЯ ПРОИГРАНА", "СВОБОДНЫЙ ШАР",
     "СОПРИКАСАЮЩИЕСЯ ШАРЫ"]);
 });
 
@@ -49,7 +49,7 @@ test("a foul names its clause of the rule book", () => {
   setLanguage("ru");
   const ru = describe(entry, players, { frame: 1 });
   assert.ok(ru.details.includes("нарушение: пропих (п. 23.2.3)"), ru.details.join(" | "));
-  assert.ok(ru.details.includes("штраф 4 очка в пользу alice"));
+  assert.ok(ru.details.includes("штраф 4 — очки получает alice"));
   assert.ok(ru.details.includes("первое касание: красный"));
 });
 
@@ -69,7 +69,7 @@ test("results read as sentences, whoever is a he or a she", () => {
   assert.equal(matchResult(null, { A: 0, B: 0 }, players), "The match is over");
   setLanguage("ru");
   assert.equal(frameResult(1, end("conceded"), { A: 0, B: 0 }, players),
-    "Фрейм 1: победа alice, 0–0 — bob сдаёт фрейм");
+    "Партия 1: победитель — alice, 0–0; bob сдаёт партию");
 });
 
 test("a decision's options say what they do; nobody is a 'him'", () => {
