@@ -8,6 +8,7 @@ Russian words are the club's rule book's (shared/seed: свободный шар
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -66,7 +67,7 @@ def error_text(code: str, detail: str = "") -> str:
     """A refusal's words in the active language: the code's sentence, else a general one."""
     found = ERRORS.get(code)
     if found is None:
-        return gettext("That cannot be done (%(code)s).") % {"code": code}
+        return gettext("That cannot be done.")
     if code in _WITH_DETAIL and detail:
         return f"{found} ({detail})"
     return str(found)
@@ -149,3 +150,18 @@ def ball_name(ball_id: str) -> str:
 
 def ball_names(ball_ids: Any) -> str:
     return ", ".join(ball_name(b) for b in ball_ids)
+
+
+# --- the players' names ----------------------------------------------------------------------
+# A guest's user is stored as "Name (guest)" ("Name (guest 123)" when that was taken:
+# club/service.py), a marker no member's name can carry. The marker is data; the word is
+# the page's: "Алиса (гость)". static/js/clubtext.js `shownName` does the same in the browser.
+GUEST = re.compile(r"^(?P<name>.+) \(guest(?P<n> \d+)?\)$")
+
+
+def player_name(username: str) -> str:
+    """A player's name as a person reads it, in the active language."""
+    found = GUEST.match(username)
+    if found is None:
+        return username
+    return gettext("%(name)s (guest)") % {"name": found["name"] + (found["n"] or "")}

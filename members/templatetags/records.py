@@ -11,7 +11,7 @@ from typing import Any
 from django import template
 from django.db.models import QuerySet
 
-from game.text import ball_name, ball_names
+from game.text import ball_name, ball_names, player_name
 from members.models import MatchFigures
 
 register = template.Library()
@@ -35,6 +35,12 @@ def of(mapping: Any, key: Any) -> Any:
         return mapping[key]
     except (KeyError, TypeError, IndexError):
         return ""
+
+
+@register.filter
+def player(username: str) -> str:
+    """A player's name as a person reads it: a guest's marked in the page's language."""
+    return player_name(username)
 
 
 @register.filter

@@ -291,3 +291,12 @@ export function refusalText(refusal) {
   if (refusal.ball) return t("place.outside_d_touching", { ball: ballName(refusal.ball, "the") });
   return t("place.outside_d");
 }
+
+/** What a refused request says to a person: the server's sentence (game/text.py words it
+ * in the page's language), never its code; the catalogue's if the server sent none. */
+export function refusalWords(error) {
+  if (error.message) return error.message;
+  const key = `error.${error.code}`;
+  const text = t(key);
+  return text === key ? t("error.other") : text;
+}

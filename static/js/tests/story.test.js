@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
-import { setLanguage } from "../i18n.js";
+import { playerName, setLanguage, t } from "../i18n.js";
 import {
   Story, breaksOf, describe, entryOf, frameResult, matchResult, refereeCalls, refusalText,
-  spinLabel, turnOf,
+  refusalWords, spinLabel, turnOf,
 } from "../story.js";
 
 const players = { A: "alice", B: "bob" };
@@ -174,4 +174,27 @@ test("spin reads as top or screw and side, and placements say the real reason", 
   assert.equal(spinLabel(-0.2, 0.3), "накат 0,3, левый винт 0,2");
   assert.equal(refusalText({ code: "cue_ball_overlaps", ball: "brown" }),
     "он касается коричневого");
+});
+
+test("a refusal is shown in words, never as its code", () => {
+  const error = { code: "not_your_turn", message: "Words from the server." };
+  assert.equal(refusalWords(error), "Words from the server.");
+  assert.equal(refusalWords({ code: "not_your_turn", message: "" }), "It is not your turn.");
+  assert.equal(refusalWords({ code: "weird", message: "" }), "That was refused");
+  setLanguage("ru");
+  assert.equal(refusalWords({ code: "not_your_turn" }), "Сейчас не ваш удар.");
+  assert.ok(!refusalWords({ code: "weird" }).includes("weird"));
+});
+
+test("a guest's name is marked in the page's language, in every sentence", () => {
+  const guests = { A: "alice", B: "Боб (guest)" };
+  assert.equal(playerName("Боб (guest)"), "Боб (guest)");
+  assert.equal(playerName("alice"), "alice");
+  setLanguage("ru");
+  assert.equal(playerName("Боб (guest)"), "Боб (гость)");
+  assert.equal(playerName("Боб (guest 12)"), "Боб 12 (гость)");
+  assert.equal(playerName("alice"), "alice");
+  assert.equal(t("turn.plays", { name: guests.B }), "Бьёт Боб (гость)");
+  assert.equal(frameResult(1, { termination: "conceded", winner: "A" }, { A: 0, B: 0 }, guests),
+    "Партия 1: победитель — alice, 0–0; Боб (гость) сдаёт партию");
 });
