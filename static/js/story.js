@@ -4,6 +4,10 @@
 // turns, results, spin and refused placements. The referee's calls are rendered from the
 // ruling's fields (foul and penalty, miss, free ball, ...), never from its English words;
 // fouls name their clause of the rule book. Pure: no DOM (tests/story.test.js).
+//
+// The one wording of the log: a finished match's record and replay word the same entries on
+// the server with game/words.py, from these catalogues, key for key as `describe` does here
+// (tests/game/test_log_words.py runs this module and fails if the two differ).
 
 import { num, t } from "./i18n.js";
 
