@@ -153,7 +153,8 @@ def build(row: Match, payloads: list[str]) -> Archive:
 
 def archive(row: Match) -> Archive:
     """The archive of a finished match, from the cache or its stored events."""
-    key = f"members:archive:{row.pk}:{row.version}"
+    # v2: entries carry their LogEntry (an archive cached before lacks it).
+    key = f"members:archive:v2:{row.pk}:{row.version}"
     found = cache.get(key)
     if isinstance(found, Archive):
         return found
