@@ -13,7 +13,6 @@ from django.db.models import QuerySet
 
 from game import words
 from game.protocol import server_out
-from game.text import player_name
 from members.models import MatchFigures
 
 register = template.Library()
@@ -43,12 +42,6 @@ def of(mapping: Any, key: Any) -> Any:
 def told(entry: server_out.LogEntry, names: dict[str, str]) -> words.Words:
     """`{% with w=e.log|told:names %}`: an entry of the referee's log in the table's words."""
     return words.describe(entry, names)
-
-
-@register.filter
-def player(username: str) -> str:
-    """A player's name as a person reads it: a guest's marked in the page's language."""
-    return player_name(username)
 
 
 @register.filter

@@ -43,6 +43,11 @@ def test_a_guests_marker_is_in_the_pages_language() -> None:
         assert club_text.catalog()["guest_name"] == "%(name)s (гость)"
     with translation.override("en"):
         assert game_text.player_name("Гоша (guest)") == "Гоша (guest)"
+    # The lobby's row of their match, as the server renders it for a Russian page.
+    russian = client("ru")
+    russian.force_login(alisa)
+    lobby = russian.get("/").content.decode()
+    assert "Алиса — Гоша (гость)" in lobby and "(guest)" not in lobby
 
 
 def test_the_ladders_name_and_format_in_russian() -> None:
