@@ -33,6 +33,9 @@ BANNED: dict[str, str] = {
     r"мисс": "промах",
     r"пенальти": "штраф",
     r"\(guest\)": "(гость)",
+    r"до %\(n\)s парти\w*": "матч из n партий (best of n is not first to n)",
+    r"в пользу %\(\w+\)s": "a sentence keeping the name in the nominative",
+    r"победа %\(\w+\)s": "«Победитель — name» (the name in the nominative)",
 }
 # Words whose ё the catalogues must write: the ё-less spelling is banned.
 WITHOUT_YO = (
@@ -113,3 +116,8 @@ def test_the_check_catches_what_the_table_once_said() -> None:
     assert _offending(said, r"фол(|а|у|ом|е|ы|ов|ам|ами|ах)") == said[:1]
     assert _offending(said, "еще") == said[3:]
     assert not _offending(["НАРУШЕНИЕ, ШТРАФ 4", "ПАРТИЯ ОКОНЧЕНА", "ещё"], r"фрейм\w*|еще")
+    once = ["Матч до %(n)s партий", "штраф 4 очка в пользу %(name)s", "победа %(name)s, 2–1"]
+    assert _offending(once, r"до %\(n\)s парти\w*") == once[:1]
+    assert _offending(once, r"в пользу %\(\w+\)s") == once[1:2]
+    assert _offending(once, r"победа %\(\w+\)s") == once[2:]
+    assert not _offending(["Матч из %(n)s партий", "Победитель — %(name)s"], r"победа %\(\w+\)s")
