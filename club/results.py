@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.models import Match
+from game.text import player_name
 from members.models import HighBreak
 from rules.match import match_from_json
 from rules.state import Player, opponent
@@ -43,8 +44,8 @@ class BreakLine:
 def result_of(match: Match) -> Result:
     state = match_from_json(match.state)
     names: dict[Player, str] = {
-        "A": match.player_a.get_username(),
-        "B": match.player_b.get_username(),
+        "A": player_name(match.player_a.get_username()),
+        "B": player_name(match.player_b.get_username()),
     }
     winner = state.winner
     won = (state.frames_won("A"), state.frames_won("B"))
@@ -75,4 +76,6 @@ def breaks_of_fifty(match: Match) -> list[BreakLine] | None:
     if match.status != Match.Status.FINISHED:
         return None
     rows = HighBreak.objects.filter(match=match).select_related("player")
-    return [BreakLine(row.player.get_username(), row.points, row.frame) for row in rows]
+    return [
+        BreakLine(player_name(row.player.get_username()), row.points, row.frame) for row in rows
+    ]

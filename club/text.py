@@ -31,6 +31,7 @@ def catalog() -> dict[str, str | dict[str, str]]:
         "friendly": gettext("friendly"),
         "practice": gettext("practice"),
         "guest": gettext("with a guest"),
+        "guest_name": gettext("%(name)s (guest)"),
         "versus": gettext("%(a)s v %(b)s"),
         "anyone": gettext("anyone"),
         "invitation": gettext("an invitation link"),
@@ -102,8 +103,4 @@ ERRORS: dict[str, Promise] = {
 
 def error_text(code: str) -> str:
     found = ERRORS.get(code)
-    return (
-        str(found)
-        if found is not None
-        else gettext("That cannot be done (%(code)s).") % {"code": code}
-    )
+    return str(found) if found is not None else gettext("That cannot be done.")

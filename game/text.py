@@ -1,6 +1,7 @@
 """The match's words for people, each wrapped for translation in one place: what a refusal
-says (the `message` of a socket's `error`, in the socket's language) and the referee's calls
-and the balls' names as the server's pages write them (a finished match's log, a replay).
+says (the `message` of a socket's `error`, in the socket's language) and a player's name as
+a person reads it. The referee's log and calls are worded once, by the table's catalogue
+(static/js/lang/, read by game/words.py for the server's pages).
 
 The codes and the rulings stay the protocol's; only what a person reads is chosen here. The
 Russian words are the club's rule book's (shared/seed: свободный шар, промах, пропих, ...).
@@ -8,13 +9,14 @@ Russian words are the club's rule book's (shared/seed: свободный шар
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 # --- refusals --------------------------------------------------------------------------------
 # What a refusal says to a person, by its stable code (docs/protocol.md, "Errors").
@@ -66,7 +68,7 @@ def error_text(code: str, detail: str = "") -> str:
     """A refusal's words in the active language: the code's sentence, else a general one."""
     found = ERRORS.get(code)
     if found is None:
-        return gettext("That cannot be done (%(code)s).") % {"code": code}
+        return gettext("That cannot be done.")
     if code in _WITH_DETAIL and detail:
         return f"{found} ({detail})"
     return str(found)
@@ -84,68 +86,16 @@ def language_of(scope: Mapping[str, Any]) -> str:
     return translation.get_language_from_request(request)
 
 
-# --- the referee's calls ---------------------------------------------------------------------
-class Ruled(Protocol):
-    """What the referee's calls are worded from: a stored ruling (game.protocol.server_out.
-    RulingOut) or an entry of a finished match's log (members.archive.Entry)."""
-
-    @property
-    def foul(self) -> bool: ...
-    @property
-    def penalty(self) -> int: ...
-    @property
-    def miss(self) -> bool: ...
-    @property
-    def warning(self) -> bool: ...
-    @property
-    def free_ball(self) -> bool: ...
-    @property
-    def touching(self) -> str | None: ...
-    @property
-    def respotted_black(self) -> bool: ...
-    @property
-    def frame_over(self) -> bool: ...
+# --- the players' names ----------------------------------------------------------------------
+# A guest's user is stored as "Name (guest)" ("Name (guest 123)" when that was taken:
+# club/service.py), a marker no member's name can carry. The marker is data; the word is
+# the page's: "Алиса (гость)". static/js/clubtext.js `shownName` does the same in the browser.
+GUEST = re.compile(r"^(?P<name>.+) \(guest(?P<n> \d+)?\)$")
 
 
-def calls(r: Ruled) -> list[str]:
-    """The referee's words for a ruling, in order and in the active language (in English
-    the same words as rules.referee.calls)."""
-    words: list[str] = []
-    if r.foul:
-        words.append(gettext("FOUL %(points)s") % {"points": r.penalty})
-    if r.miss:
-        words.append(gettext("MISS"))
-    if r.warning:
-        words.append(gettext("WARNING: A THIRD MISS LOSES THE FRAME"))
-    if r.free_ball:
-        words.append(gettext("FREE BALL"))
-    if r.touching and not r.frame_over:
-        words.append(gettext("TOUCHING BALL"))
-    if r.respotted_black:
-        words.append(gettext("RE-SPOTTED BLACK"))
-    if r.frame_over:
-        words.append(gettext("FRAME OVER"))
-    return words
-
-
-# --- the balls -------------------------------------------------------------------------------
-BALLS: dict[str, Promise] = {
-    "red": pgettext_lazy("ball", "red"),
-    "yellow": pgettext_lazy("ball", "yellow"),
-    "green": pgettext_lazy("ball", "green"),
-    "brown": pgettext_lazy("ball", "brown"),
-    "blue": pgettext_lazy("ball", "blue"),
-    "pink": pgettext_lazy("ball", "pink"),
-    "black": pgettext_lazy("ball", "black"),
-    "white": pgettext_lazy("ball", "cue ball"),
-}
-
-
-def ball_name(ball_id: str) -> str:
-    """A ball as a player names it, in the active language: `red7` is a red."""
-    found = BALLS.get("red" if ball_id.startswith("red") else ball_id)
-    return str(found) if found is not None else ball_id
-
-
-def ball_names(ball_ids: Any) -> str:
-    return ", ".join(ball_name(b) for b in ball_ids)
+def player_name(username: str) -> str:
+    """A player's name as a person reads it, in the active language."""
+    found = GUEST.match(username)
+    if found is None:
+        return username
+    return gettext("%(name)s (guest)") % {"name": found["name"] + (found["n"] or "")}

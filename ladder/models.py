@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from rules import ratings
@@ -50,6 +51,11 @@ class Ladder(models.Model):
         NO_CHANGE = DefaultRule.NO_CHANGE.value, _("nobody moves")
 
     name = models.CharField(_("name"), max_length=60)
+    # The club speaks English and Russian: a ladder's name is the organisers' words, so they
+    # give one per language (shown_name picks the page's; English when none is given).
+    name_ru = models.CharField(
+        _("name in Russian"), max_length=60, blank=True, help_text=_("Shown on Russian pages.")
+    )
     slug = models.SlugField(_("address"), max_length=40, unique=True, validators=[_not_reserved])
     main = models.BooleanField(
         _("the club's main ladder"), default=False, help_text=_("The one /ladder/ shows.")
@@ -112,8 +118,15 @@ class Ladder(models.Model):
             models.UniqueConstraint(fields=["main"], condition=Q(main=True), name="one_main_ladder")
         ]
 
-    def __str__(self) -> str:
+    @property
+    def shown_name(self) -> str:
+        """The ladder's name in the active language."""
+        if self.name_ru and (get_language() or "").startswith("ru"):
+            return self.name_ru
         return self.name
+
+    def __str__(self) -> str:
+        return self.shown_name
 
 
 class Rung(models.Model):

@@ -147,7 +147,7 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
     messages.success(
         request,
         gettext("You joined %(ladder)s at position %(n)s.")
-        % {"ladder": ladder.name, "n": rung.position},
+        % {"ladder": ladder.shown_name, "n": rung.position},
     )
     return redirect("ladder_of", slug=ladder.slug)
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from django.core.cache import cache
 
+from game import words
 from game.models import Match, MatchEvent
 from game.protocol import server_out
-from game.text import calls as referee_calls
 from members.figures import acts_of, parse
 from rules import stats
 from rules.match import match_from_json
@@ -53,12 +53,10 @@ class Entry:
     scores: tuple[int, int]  # the frame's score after it
     frame_over: bool
     winner: Player | None  # the frame's, when it ended it
-
-    @property
-    def words(self) -> list[str]:
-        """The referee's calls (FOUL 4, MISS, FREE BALL, ...) in the active language, worded
-        from the ruling (game/text.py): the archive is cached, the language is the page's."""
-        return referee_calls(self)
+    # The entry as the live log carries it: the record and the replay word it as the table
+    # does (game/words.py, from static/js/lang/), in the page's language (the archive is
+    # cached in none).
+    log: server_out.LogEntry
 
 
 @dataclass(frozen=True)
@@ -92,7 +90,7 @@ class Archive:
         return self.frames[number - 1] if 1 <= number <= len(self.frames) else None
 
 
-def _entry(event: server_out.Event, frame: int) -> Entry:
+def _entry(event: server_out.Event, frame: int, log: server_out.LogEntry) -> Entry:
     ruling, shot, request = event.ruling, event.shot, event.request
     record = event.snapshot.frames[-1] if ruling and ruling.frame_over else None
     board = record.scores if record is not None else event.snapshot.scoreboard.scores
@@ -112,7 +110,7 @@ def _entry(event: server_out.Event, frame: int) -> Entry:
         free_ball=bool(ruling and ruling.free_ball), touching=ruling.touching if ruling else None,
         respotted_black=bool(ruling and ruling.respotted_black),
         scores=(board.A, board.B),
-        frame_over=record is not None, winner=record.winner if record else None,
+        frame_over=record is not None, winner=record.winner if record else None, log=log,
     )  # fmt: skip
 
 
@@ -130,8 +128,12 @@ def build(row: Match, payloads: list[str]) -> Archive:
     log: list[Entry] = []
     first = events[0].version
     strokes = 0
-    for event, act in zip(events[1:], acts, strict=True):
-        log.append(_entry(event, act.frame))
+    # The live log's entries (game/service.py `frame_log`), each with the break before it.
+    stored = [server_out.StoredEvent.read(text) for text in payloads]
+    break_before = stored[0].snapshot.scoreboard.brk
+    for event, act, read in zip(events[1:], acts, stored[1:], strict=True):
+        log.append(_entry(event, act.frame, server_out.LogEntry.of(read, break_before)))
+        break_before = read.snapshot.scoreboard.brk
         strokes += 1 if event.kind == "stroke" else 0
         if act.frame_winner is None or act.frame > len(state.frames):
             continue
@@ -151,7 +153,8 @@ def build(row: Match, payloads: list[str]) -> Archive:
 
 def archive(row: Match) -> Archive:
     """The archive of a finished match, from the cache or its stored events."""
-    key = f"members:archive:{row.pk}:{row.version}"
+    # v2: entries carry their LogEntry (an archive cached before lacks it).
+    key = f"members:archive:v2:{row.pk}:{row.version}"
     found = cache.get(key)
     if isinstance(found, Archive):
         return found
@@ -196,8 +199,9 @@ def replay_steps(row: Match, frame: Frame) -> dict[str, Any]:
                 "shot": event.shot.model_dump(include={"constants", "trajectories"})
                 if event.shot
                 else None,
-                # The referee's words in the page's language (the stored ones are English).
-                "calls": referee_calls(event.ruling) if event.ruling else [],
+                # The referee's words in the page's language, the table's (the stored ones
+                # are English).
+                "calls": words.calls(event.ruling),
                 "balls": frame.final if ended else snap.frame.balls,
                 "scores": {"A": scores[0], "B": scores[1]},
                 "break": brk,

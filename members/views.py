@@ -25,6 +25,7 @@ from club.endings import end_actions
 from game import accounts
 from game.models import Match
 from game.protocol.constants import page_constants
+from game.text import player_name
 from members.archive import archive, replay_steps
 from members.models import HighBreak, MatchFigures, Member, fold
 from rules.state import PLAYERS, opponent
@@ -120,11 +121,19 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 
 # --- a finished match ------------------------------------------------------------------------
+def _names(match: Match) -> dict[str, str]:
+    """The players' names by seat, as a person reads them (a guest's in the page's language)."""
+    return {
+        "A": player_name(match.player_a.get_username()),
+        "B": player_name(match.player_b.get_username()),
+    }
+
+
 def match_record(request: HttpRequest, match: Match) -> HttpResponse:
     """The page of a finished match (snooker_site/views.py hands it over): frame scores,
     breaks, each frame's final position and the referee's log, from what was stored."""
     record = archive(match)
-    names = {"A": match.player_a.get_username(), "B": match.player_b.get_username()}
+    names = _names(match)
     figures = [(seat, names[seat], record.figures.of(seat)) for seat in PLAYERS]
     winner = record.figures.winner
     result: dict[str, Any] = {"winner": None}
@@ -175,7 +184,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404("No such frame.")
     data = replay_steps(match, frame)
     data["stroke"] = max(0, _number(request.GET.get("stroke", 0), 0))
-    names = {"A": match.player_a.get_username(), "B": match.player_b.get_username()}
+    names = _names(match)
     return render(
         request,
         "members/replay.html",

@@ -174,6 +174,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Each language writes its own dates ("1 Dec 2026", «1 декабря 2026»): templates name a format.
+FORMAT_MODULE_PATH = ["snooker_site.formats"]
 LANGUAGE_COOKIE_NAME = "django_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # remembered for a year, not only for the session
 LANGUAGE_COOKIE_SAMESITE = "Lax"

@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 
 from club.text import describe_format
+from game.text import player_name
 from rules.challenges import Format
 
 register = template.Library()
@@ -16,3 +17,9 @@ register = template.Library()
 def format_text(row: Any) -> str:
     """ "best of 3 · 30 s shot clock · rated" for a challenge or match row."""
     return describe_format(Format(row.best_of, getattr(row, "shot_clock", None), row.rated))
+
+
+@register.filter
+def player(username: str) -> str:
+    """A player's name as a person reads it: a guest's marked in the page's language."""
+    return player_name(username)

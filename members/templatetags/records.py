@@ -11,7 +11,8 @@ from typing import Any
 from django import template
 from django.db.models import QuerySet
 
-from game.text import ball_name, ball_names
+from game import words
+from game.protocol import server_out
 from members.models import MatchFigures
 
 register = template.Library()
@@ -38,14 +39,9 @@ def of(mapping: Any, key: Any) -> Any:
 
 
 @register.filter
-def ball(ball_id: str) -> str:
-    """A ball as a player names it, in the page's language: `red7` is a red."""
-    return ball_name(ball_id)
-
-
-@register.filter
-def balls(ball_ids: Any) -> str:
-    return ball_names(ball_ids)
+def told(entry: server_out.LogEntry, names: dict[str, str]) -> words.Words:
+    """`{% with w=e.log|told:names %}`: an entry of the referee's log in the table's words."""
+    return words.describe(entry, names)
 
 
 @register.filter

@@ -9,6 +9,26 @@ export function format(template, params = {}) {
   );
 }
 
+// A guest's user is "Name (guest)" ("Name (guest 12)" when that was taken: club/service.py),
+// a marker no member's name carries; the word is the page's (game/text.py `player_name`).
+const GUEST = /^(.+) \(guest( \d+)?\)$/;
+
+/** A player's name as a person reads it: a guest's marker in words (`guest`: the catalogue's
+ * "%(name)s (guest)"); any other name as it is. */
+export function shownName(name, guest) {
+  const found = typeof name === "string" && guest ? GUEST.exec(name) : null;
+  return found ? format(guest, { name: found[1] + (found[2] || "") }) : name;
+}
+
+/** The placeholders' values with every guest's name worded (names are ids elsewhere: only
+ * the words shown change). */
+export function shownNames(params, guest) {
+  if (!params || !guest) return params;
+  const out = {};
+  for (const [key, value] of Object.entries(params)) out[key] = shownName(value, guest);
+  return out;
+}
+
 export class Words {
   constructor(catalog) {
     this.catalog = catalog || {};
@@ -21,7 +41,7 @@ export class Words {
     if (template !== null && typeof template === "object") {
       template = template[String(params && params.n)];
     }
-    return template === undefined ? key : format(template, params);
+    return template === undefined ? key : format(template, shownNames(params, this.catalog.guest_name));
   }
 }
 

@@ -9,7 +9,7 @@
 // Pure apart from reading `<html lang>` once, when there is a document (node tests: English;
 // `setLanguage` switches, for tests).
 
-import { format } from "./clubtext.js";
+import { format, shownName, shownNames } from "./clubtext.js";
 import en from "./lang/en.js";
 import ru from "./lang/ru.js";
 
@@ -36,7 +36,8 @@ export class Translator {
       const form = this.plural.select(Number(params.n));
       entry = Object.hasOwn(entry, form) ? entry[form] : entry.other;
     }
-    return format(entry, params);
+    const guest = key === "player.guest" ? null : this.t("player.guest");
+    return format(entry, shownNames(params, guest));
   }
 
   /** A number as this language writes it, with `digits` decimals at most (at least `min`). */
@@ -54,6 +55,11 @@ let current = new Translator(
 
 export function t(key, params) {
   return current.t(key, params);
+}
+
+/** A player's name as the page shows it (a guest's marker in words: "alice (гость)"). */
+export function playerName(name) {
+  return shownName(name, current.t("player.guest"));
 }
 
 export function num(value, digits = 2, min = 0) {

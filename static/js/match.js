@@ -14,7 +14,7 @@ import { Panels } from "./panels.js";
 import { Playback } from "./playback.js";
 import { Settings } from "./settings.js";
 import { Sounds } from "./sound.js";
-import { Story } from "./story.js";
+import { Story, refusalWords } from "./story.js";
 import { TableView } from "./table.js";
 import { MatchView } from "./view.js";
 
@@ -88,9 +88,7 @@ function receive(msg) {
   if (snapshot) view.reset(snapshot, first);
   if (log) view.loaded(log);
   if (error && error.code !== "rate_limited") {
-    // The server words a refusal for people, in this page's language (game/text.py).
-    panels.notice(`${error.message} (${error.code})`,
-      { ms: 6000, error: true });
+    panels.notice(refusalWords(error), { ms: 6000, error: true });
   }
   if (msg.type === "presence") {
     if (view.shown) panels.scoreboard(view.shown, client.players, client.presence, view.connection);

@@ -4,7 +4,7 @@
 // the score and the calls out. Nothing here sits over the table but the connection banner.
 // The words come from i18n.js; what they say of the match from story.js.
 
-import { num, t } from "./i18n.js";
+import { num, playerName, t } from "./i18n.js";
 import { breaksOf, frameResult, turnOf } from "./story.js";
 
 const $ = (root, id) => root.querySelector(`[data-testid="${id}"]`);
@@ -24,8 +24,8 @@ export class Panels {
   scoreboard(snap, players, presence, connection) {
     const board = snap.scoreboard;
     for (const s of ["A", "B"]) {
-      this.el(`name-${s}`).textContent = players[s] || s;
-      this.el(`player-${s}`).setAttribute("aria-label", players[s] || s); // its figures' owner
+      this.el(`name-${s}`).textContent = playerName(players[s]) || s;
+      this.el(`player-${s}`).setAttribute("aria-label", playerName(players[s]) || s); // its figures' owner
       this.el(`score-${s}`).textContent = String(board.scores[s]);
       this.el(`frames-${s}`).textContent = String(board.frames[s]);
       const need = board.snookers_required[s];

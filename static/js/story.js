@@ -4,6 +4,10 @@
 // turns, results, spin and refused placements. The referee's calls are rendered from the
 // ruling's fields (foul and penalty, miss, free ball, ...), never from its English words;
 // fouls name their clause of the rule book. Pure: no DOM (tests/story.test.js).
+//
+// The one wording of the log: a finished match's record and replay word the same entries on
+// the server with game/words.py, from these catalogues, key for key as `describe` does here
+// (tests/game/test_log_words.py runs this module and fails if the two differ).
 
 import { num, t } from "./i18n.js";
 
@@ -308,4 +312,13 @@ export function refusalText(refusal) {
   }
   if (refusal.ball) return t("place.outside_d_touching", { ball: ballName(refusal.ball, "the") });
   return t("place.outside_d");
+}
+
+/** What a refused request says to a person: the server's sentence (game/text.py words it
+ * in the page's language), never its code; the catalogue's if the server sent none. */
+export function refusalWords(error) {
+  if (error.message) return error.message;
+  const key = `error.${error.code}`;
+  const text = t(key);
+  return text === key ? t("error.other") : text;
 }

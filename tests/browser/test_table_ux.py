@@ -449,7 +449,7 @@ def test_the_russian_page(browser: Any, server: Server, artifacts: Path) -> None
     assert state(bob)["language"] == "en"
     expect(alice.get_by_test_id("to-act")).to_have_text("Ваш удар")
     expect(spectator.get_by_test_id("next-frame")).to_have_text(
-        "Фрейм 1: по жребию начальный удар — alice"
+        "Партия 1: по жребию начальный удар — alice"
     )
     names = ["alice", "bob"]
     assert alice.evaluate(LATIN, names) == []
@@ -468,7 +468,7 @@ def test_the_russian_page(browser: Any, server: Server, artifacts: Path) -> None
     strike(bob)
     settled(pages, 3)
     calls = alice.get_by_test_id("referee-calls").locator(".call").all_inner_texts()
-    assert calls[0] == f"ФОЛ, ШТРАФ {found.ruling.penalty}"
+    assert calls[0] == f"НАРУШЕНИЕ, ШТРАФ {found.ruling.penalty}"
     if found.ruling.miss:
         assert calls[1] == "ПРОМАХ"
     expect(alice.get_by_test_id("decision-title")).to_have_text("Ваше решение")

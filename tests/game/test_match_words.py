@@ -1,20 +1,22 @@
 """The match's words for people (game/text.py): a refusal on the socket says, in the language
 of the socket's page, what a person can read (its code stays the protocol's); the referee's
-calls worded from a ruling are, in English, the referee's own."""
+calls worded from a ruling (game/words.py, the table's catalogue) are, in English, the
+referee's own."""
 
 from __future__ import annotations
 
 import itertools
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
-from game.text import ERRORS, ball_names, calls, error_text, language_of
+from game.protocol.server_out import RulingOut
+from game.text import ERRORS, error_text, language_of
+from game.words import ball_name, calls
 from rules import referee
 from rules.state import FrameState, make_balls
 from tests.game.helpers import as_user
@@ -47,7 +49,7 @@ async def test_a_refusal_in_russian(match: Any) -> None:
         await ws.send_json_to({"type": "ping", "version": 0})
         refusal = await ws.receive_json_from(timeout=5)
         assert refusal["type"] == "error" and refusal["code"] == "hello_first"
-        assert refusal["message"] == "Страница еще не подключилась к столу; обновите страницу."
+        assert refusal["message"] == "Страница ещё не подключилась к столу; обновите страницу."
     finally:
         await ws.disconnect()
 
@@ -59,8 +61,18 @@ def test_every_code_the_protocol_documents_has_words() -> None:
     codes = {code for row in rows for code in re.findall(r"`(\w+)`", row)}
     assert len(codes) > 20 and codes <= set(ERRORS), codes - set(ERRORS)
     with translation.override("en"):
-        assert error_text("weird") == "That cannot be done (weird)."
+        assert error_text("weird") == "That cannot be done."
         assert error_text("invalid", "angle: not a number").endswith("(angle: not a number)")
+
+
+def ruled(**fields: Any) -> RulingOut:
+    """A stored ruling with these fields (the rest: nothing happened)."""
+    base: dict[str, Any] = dict(
+        foul=False, fouls=[], penalty=0, miss=False, points=0, nominated=None, respotted={},
+        choices=[], free_ball=False, touching=None, warning=False, frame_over=False,
+        winner=None, respotted_black=False, calls=[],
+    )  # fmt: skip
+    return RulingOut(**(base | fields))
 
 
 def test_the_calls_are_the_referees_in_english_and_the_rule_books_in_russian() -> None:
@@ -76,7 +88,7 @@ def test_the_calls_are_the_referees_in_english_and_the_rule_books_in_russian() -
             touching="red3" if touching else None, frame_over=over,
         )  # fmt: skip
         # As the stored ruling (game.protocol.server_out.RulingOut) carries them.
-        out = SimpleNamespace(
+        out = ruled(
             foul=foul, penalty=ruling.penalty, miss=miss, warning=warning, free_ball=free,
             touching=None if over else after.touching, respotted_black=respotted, frame_over=over,
         )  # fmt: skip
@@ -86,11 +98,10 @@ def test_the_calls_are_the_referees_in_english_and_the_rule_books_in_russian() -
             words = " ".join(calls(out))
             assert not re.search(r"[A-Za-z]", words), words
     with translation.override("ru"):
-        assert calls(SimpleNamespace(
-            foul=True, penalty=4, miss=True, warning=False, free_ball=True, touching=None,
-            respotted_black=False, frame_over=False,
-        )) == ["НАРУШЕНИЕ, ШТРАФ 4", "ПРОМАХ", "СВОБОДНЫЙ ШАР"]  # fmt: skip
-        assert ball_names(["red7", "pink", "white"]) == "красный, розовый, биток"
+        assert calls(ruled(foul=True, penalty=4, miss=True, free_ball=True)) == [
+            "НАРУШЕНИЕ, ШТРАФ 4", "ПРОМАХ", "СВОБОДНЫЙ ШАР",
+        ]  # fmt: skip
+        assert [ball_name(b) for b in ("red7", "pink", "white")] == ["красный", "розовый", "биток"]
 
 
 def test_every_foul_the_referee_calls_has_words_in_both_languages() -> None:

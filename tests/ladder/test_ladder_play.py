@@ -406,7 +406,7 @@ def test_the_history_says_who_did_not_come(members, main) -> None:
     html = Client().get("/ladder/history/").content.decode()
     assert "ann wins: ben did not come to play" in html and 'data-testid="flagged"' not in html
     russian = Client().get("/ladder/history/", headers={"accept-language": "ru"})
-    assert "ann побеждает: неявка ben" in russian.content.decode()
+    assert "Победа: ann — неявка игрока ben" in russian.content.decode()
 
 
 def test_a_challenge_in_the_cool_down_is_refused_in_words(members, main) -> None:

@@ -12,6 +12,7 @@ export default {
   "table.label": "The snooker table. Drag to aim; with the keyboard, arrow keys turn the cue and Enter strikes.",
   "zoom.label": "Zoom in on the cue ball",
   "list.sep": ", ",
+  "player.guest": "%(name)s (guest)",
 
   // --- the scoreboard -------------------------------------------------------------------
   "scoreboard.label": "Scoreboard",

@@ -11,6 +11,7 @@ import {
   format,
   matchFigures,
   reminderText,
+  shownName,
 } from "../clubtext.js";
 
 // The English catalog as club/text.py makes it (the keys used here; tests/club/test_club_text.py
@@ -97,4 +98,13 @@ test("a ladder match's reminder names the opponent and the start, as the browser
   assert.match(text, /\d\d:30/);
   const ru = new Words({ reminder: "Ваш матч лестницы с %(name)s начинается в %(time)s" });
   assert.match(reminderText({ opponent: "Борис", at }, ru, "ru"), /^Ваш матч лестницы с Борис начинается в \d\d:30$/);
+});
+
+test("a guest's marker is worded by the catalogue; the name stays as it is", () => {
+  const ru = new Words({ declined: "%(name)s отклонил(а) вызов", guest_name: "%(name)s (гость)" });
+  assert.equal(ru.t("declined", { name: "Боб (guest)" }), "Боб (гость) отклонил(а) вызов");
+  assert.equal(ru.t("declined", { name: "alice" }), "alice отклонил(а) вызов");
+  assert.equal(shownName("Боб (guest 7)", "%(name)s (гость)"), "Боб 7 (гость)");
+  assert.equal(shownName("Боб (guest)", undefined), "Боб (guest)");
+  assert.equal(shownName("Боб (guestish)", "%(name)s (гость)"), "Боб (guestish)");
 });

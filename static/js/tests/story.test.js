@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
-import { setLanguage } from "../i18n.js";
+import { playerName, setLanguage, t } from "../i18n.js";
 import {
   Story, breaksOf, describe, entryOf, frameResult, matchResult, refereeCalls, refusalText,
-  spinLabel, spokenEvent, turnOf,
+  refusalWords, spinLabel, spokenEvent, turnOf,
 } from "../story.js";
 
 const players = { A: "alice", B: "bob" };
@@ -31,8 +31,8 @@ test("the calls come from the ruling's fields, in the referee's order and words"
   assert.deepEqual(refereeCalls(end), end.calls);
   assert.deepEqual(refereeCalls(null), []);
   setLanguage("ru");
-  assert.deepEqual(refereeCalls(r), ["ФОЛ, ШТРАФ 5", "ПРОМАХ",
-    "ПРЕДУПРЕЖДЕНИЕ: ТРЕТИЙ ПРОМАХ — ФРЕЙМ ПРОИГРАН", "СВОБОДНЫЙ ШАР",
+  assert.deepEqual(refereeCalls(r), ["НАРУШЕНИЕ, ШТРАФ 5", "ПРОМАХ",
+    "ПРЕДУПРЕЖДЕНИЕ: ТРЕТИЙ ПРОМАХ — ПАРТИЯ ПРОИГРАНА", "СВОБОДНЫЙ ШАР",
     "СОПРИКАСАЮЩИЕСЯ ШАРЫ"]);
 });
 
@@ -49,7 +49,7 @@ test("a foul names its clause of the rule book", () => {
   setLanguage("ru");
   const ru = describe(entry, players, { frame: 1 });
   assert.ok(ru.details.includes("нарушение: пропих (п. 23.2.3)"), ru.details.join(" | "));
-  assert.ok(ru.details.includes("штраф 4 очка в пользу alice"));
+  assert.ok(ru.details.includes("штраф 4 — очки получает alice"));
   assert.ok(ru.details.includes("первое касание: красный"));
 });
 
@@ -69,7 +69,7 @@ test("results read as sentences, whoever is a he or a she", () => {
   assert.equal(matchResult(null, { A: 0, B: 0 }, players), "The match is over");
   setLanguage("ru");
   assert.equal(frameResult(1, end("conceded"), { A: 0, B: 0 }, players),
-    "Фрейм 1: победа alice, 0–0 — bob сдаёт фрейм");
+    "Партия 1: победитель — alice, 0–0; bob сдаёт партию");
 });
 
 test("a decision's options say what they do; nobody is a 'him'", () => {
@@ -202,5 +202,28 @@ test("a stroke is read out once, in one sentence: the pots, the foul and penalty
   assert.ok(over.endsWith(frameResult(1, end.frame_end, { A: 30, B: 67 }, players)), over);
   assert.ok(!over.includes("0–0"), over);
   setLanguage("ru");
-  assert.ok(spokenEvent(foul, null, players).includes("штраф 4 очка в пользу alice"));
+  assert.ok(spokenEvent(foul, null, players).includes("штраф 4 — очки получает alice"));
+});
+
+test("a refusal is shown in words, never as its code", () => {
+  const error = { code: "not_your_turn", message: "Words from the server." };
+  assert.equal(refusalWords(error), "Words from the server.");
+  assert.equal(refusalWords({ code: "not_your_turn", message: "" }), "It is not your turn.");
+  assert.equal(refusalWords({ code: "weird", message: "" }), "That was refused");
+  setLanguage("ru");
+  assert.equal(refusalWords({ code: "not_your_turn" }), "Сейчас не ваш удар.");
+  assert.ok(!refusalWords({ code: "weird" }).includes("weird"));
+});
+
+test("a guest's name is marked in the page's language, in every sentence", () => {
+  const guests = { A: "alice", B: "Боб (guest)" };
+  assert.equal(playerName("Боб (guest)"), "Боб (guest)");
+  assert.equal(playerName("alice"), "alice");
+  setLanguage("ru");
+  assert.equal(playerName("Боб (guest)"), "Боб (гость)");
+  assert.equal(playerName("Боб (guest 12)"), "Боб 12 (гость)");
+  assert.equal(playerName("alice"), "alice");
+  assert.equal(t("turn.plays", { name: guests.B }), "Бьёт Боб (гость)");
+  assert.equal(frameResult(1, { termination: "conceded", winner: "A" }, { A: 0, B: 0 }, guests),
+    "Партия 1: победитель — alice, 0–0; Боб (гость) сдаёт партию");
 });
