@@ -283,7 +283,11 @@ def create_match(
         start = server_out.StartRequest(draw=winner)
         text = server_out.Event.of("start", None, start, None, _snapshot(row, state)).text()
         MatchEvent.objects.create(
-            match=row, version=1, kind="start", command=start.model_dump(), payload=text,
+            match=row,
+            version=1,
+            kind="start",
+            command=start.model_dump(),
+            payload=text,
             frame=1,
         )
     return row
@@ -313,7 +317,11 @@ def _store(
         raise ServiceError("conflict", "another request changed the match first; try again")
     kind = commands.kind(command)
     event = server_out.Event.of(
-        kind, seat, server_out.request_of(command), outcome, _snapshot(row, state)  # type: ignore[arg-type]
+        kind,
+        seat,
+        server_out.request_of(command),
+        outcome,
+        _snapshot(row, state),  # type: ignore[arg-type]
     )
     text = event.text()
     MatchEvent.objects.create(

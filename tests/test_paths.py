@@ -18,7 +18,7 @@ TOPS = (
     "|benchmarks|deploy|locale|\\.ci"
 )
 PATH = re.compile(
-    rf"(?<![\w./-])((?:{TOPS})/[\w./*-]*[\w*]|Makefile|README\.md|requirements\.txt"
+    rf"(?<![\w./-])((?:{TOPS})/[\w./*@-]*[\w*]|Makefile|README\.md|requirements\.txt"
     r"|manage\.py|pyproject\.toml)"
 )
 READ = (".py", ".js", ".md", ".html", ".css", ".txt", ".toml", ".cfg", ".conf", ".service")

@@ -56,8 +56,7 @@ class Server:
     def snapshot(self) -> dict[str, Any]:
         """The match's public snapshot as the server stores it."""
         text = self.manage(
-            "from game import service; "
-            f"print(service.snapshot({self.match_id})[1].text())"
+            f"from game import service; print(service.snapshot({self.match_id})[1].text())"
         )
         snapshot: dict[str, Any] = last_json(text)
         return snapshot

@@ -8,6 +8,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.templatetags.static import static
 from django.test import Client
 from django.utils import timezone
 
@@ -39,7 +40,11 @@ def test_the_lobby_for_a_visitor(client: Client, members) -> None:
     game_service.create_match(carol, carol, 1, practice=True)  # nobody else's business
     open_one = service.challenge(carol, None, Format(5, 30)).challenge
     html = client.get("/").content.decode()
-    assert 'data-testid="lobby"' in html and "js/lobby.js" in html and "js/site.js" not in html
+    assert (
+        'data-testid="lobby"' in html
+        and static("js/lobby.js") in html
+        and static("js/site.js") not in html
+    )
     assert f'data-id="{live.pk}"' in html and "alice v bob" in html
     assert html.count('data-testid="match-row"') == 2  # the live one and the script's template
     assert f'data-id="{open_one.pk}"' in html and "Open challenge by carol" in html
@@ -73,11 +78,15 @@ def test_every_other_page_of_a_member_listens_for_notices(members) -> None:
     alice, bob, _ = members
     match = game_service.create_match(alice, bob, 3)
     html = logged_in(alice).get(f"/match/{match.pk}/").content.decode()
-    assert "js/site.js" in html and 'id="tpl-toast"' in html and page_block(html)["me"] == "alice"
+    assert (
+        static("js/site.js") in html
+        and 'id="tpl-toast"' in html
+        and page_block(html)["me"] == "alice"
+    )
     assert 'data-testid="match-end-panel"' in html and f'data-end="/match/{match.pk}/end/"' in html
     assert 'data-practice=""' in html
     anonymous = Client().get(f"/match/{match.pk}/").content.decode()
-    assert "js/site.js" not in anonymous and "club-page" not in anonymous
+    assert static("js/site.js") not in anonymous and "club-page" not in anonymous
 
 
 def test_challenge_a_member(members) -> None:

@@ -36,6 +36,6 @@ test("reloads once, not in a loop, and again after a while", () => {
 test("no storage, no reload (it could not be counted)", () => {
   const storage = { getItem: () => { throw new Error("denied"); }, setItem: () => {} };
   let reloads = 0;
-  assert.equal(reloadForNewProtocol({ storage, reload: () => (reloads += 1) }), false);
+  assert.equal(reloadForNewProtocol({ storage, reload: () => { reloads++; } }), false);
   assert.equal(reloads, 0);
 });
