@@ -25,3 +25,20 @@ def think(state: dict[str, Any], seat: Player, level: str, seed: int) -> tuple[s
     if decision.meant is not None:
         data["meant"] = commands.to_json(decision.meant)
     return commands.kind(decision.command), data
+
+
+def hint(state: dict[str, Any], seat: Player, seed: int) -> dict[str, Any] | None:
+    """The stroke the Pro would play for `seat` now, as the browser draws it: the aim it means
+    (before any hand's error), the kind of stroke and where it plans to leave the cue ball;
+    None when no stroke is due (a decision after a foul, the match over)."""
+    decision = decide(
+        match_from_json(state), seat, LEVELS["pro"], random.Random(seed), clock=time.monotonic
+    )
+    if decision is None or decision.meant is None:
+        return None
+    leave = decision.leave
+    return {
+        "aim": commands.to_json(decision.meant),
+        "kind": decision.kind,
+        "leave": None if leave is None else [round(leave[0], 1), round(leave[1], 1)],
+    }
