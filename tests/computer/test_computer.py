@@ -187,3 +187,17 @@ async def test_a_computer_turn_left_waiting_by_a_restart_is_picked_up() -> None:
     count = await database_sync_to_async(MatchEvent.objects.filter(match=match).count)()
     await asyncio.gather(*await driver.resume())
     assert await database_sync_to_async(MatchEvent.objects.filter(match=match).count)() == count
+
+
+def test_a_match_against_the_computer_is_never_abandoned_as_a_no_show() -> None:
+    from datetime import timedelta
+
+    from club.noshows import abandon_due
+
+    seats()
+    member = get_user_model().objects.create_user("alice", password="pw")
+    match = play_computer(member, "novice", 1)
+    # The computer never comes to the table: the match has started when it was made.
+    assert match.started is not None
+    assert abandon_due(match.created + timedelta(hours=2)) == []
+    assert Match.objects.get(pk=match.pk).status == Match.Status.LIVE
