@@ -4,7 +4,7 @@
 
 // Pure (tested with node --test); aiming.js draws it (`drawHint`).
 
-// The refusals the page words itself (lang/*.js "hint.<code>"); any other: "hint.failed".
+// The refusals the page words itself (lang/*.js "advice.<code>"); any other: "advice.failed".
 const REFUSALS = new Set(["rate_limited", "no_stroke", "not_yours", "not_logged_in"]);
 
 const finite = (x) => typeof x === "number" && Number.isFinite(x);
@@ -27,7 +27,7 @@ export function parseHint(data) {
 
 /** The catalogue key for a refusal's code. */
 export function refusalKey(code) {
-  return REFUSALS.has(code) ? `hint.${code}` : "hint.failed";
+  return REFUSALS.has(code) ? `advice.${code}` : "advice.failed";
 }
 
 /** Whether the hint is for the position shown (a stroke played since makes it stale). */

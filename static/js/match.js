@@ -85,18 +85,18 @@ bindInput({ panels, view, client, conn, aim, canvas, tableView, settings, sounds
 if (settings.get("sound")) sounds.enable(true);
 
 // The hint at a practice table (its member only: the template gives the URL to them alone).
-const hintButton = panels.el("hint");
+const hintButton = panels.el("pro-hint");
 if (root.dataset.hint) {
   hintButton.hidden = false;
   hintButton.addEventListener("click", async () => {
     hintButton.disabled = true;
-    panels.notice(t("hint.thinking"));
+    panels.notice(t("advice.thinking"));
     const answer = await askHint(root.dataset.hint, root.dataset.csrf);
     hintButton.disabled = false;
     if (answer.hint) {
-      view.hint = answer.hint;
+      view.proHint = answer.hint;
       view.dirty = true;
-      panels.notice(t(`hint.kind.${answer.hint.kind}`), { ms: 6000 });
+      panels.notice(t(`advice.kind.${answer.hint.kind}`), { ms: 6000 });
     } else {
       panels.notice(t(refusalKey(answer.code)), { ms: 6000, error: true });
     }
@@ -202,7 +202,7 @@ window.snookerState = () => {
       title: document.title,
       sounds: sounds.played,
       marks: snap ? decisionMarks(snap, decision.focus) : null,
-      hint: view.hint,
+      hint: view.proHint,
       zoom: tableView.zoom,
       upright: tableView.upright,
     }),

@@ -32,7 +32,7 @@ export class MatchView {
     this.turnKind = null; // the last turn shown (mine, decide, theirs, ...)
     this.touch = false; // a coarse pointer: no keyboard hints
     this.dirty = true; // the canvas needs drawing
-    this.hint = null; // a practice table's hint (hint.js), drawn while its position is shown
+    this.proHint = null; // a practice table's hint (hint.js), drawn while its position is shown
   }
 
   get shown() {
@@ -450,7 +450,7 @@ export class MatchView {
       over: (ctx, v) => {
         if (!snap || moving || this.hold) return;
         // A practice table's hint, under the member's own aim (hint.js).
-        if (hintShown(this.hint, snap)) drawHint(ctx, v, this.hint, snap.frame.balls);
+        if (hintShown(this.proHint, snap)) drawHint(ctx, v, this.proHint, snap.frame.balls);
         if (marks) {
           drawMarks(ctx, v, marks, snap.frame.balls, "over");
           return;

@@ -38,9 +38,9 @@ test("the stroke starts where the cue ball lies, or where the hint places it in 
 });
 
 test("refusals the page words itself, and one word for the rest", () => {
-  assert.equal(refusalKey("rate_limited"), "hint.rate_limited");
-  assert.equal(refusalKey("no_stroke"), "hint.no_stroke");
-  assert.equal(refusalKey("teapot"), "hint.failed");
+  assert.equal(refusalKey("rate_limited"), "advice.rate_limited");
+  assert.equal(refusalKey("no_stroke"), "advice.no_stroke");
+  assert.equal(refusalKey("teapot"), "advice.failed");
 });
 
 test("the request is a POST with the CSRF token; a refusal gives its code", async () => {
