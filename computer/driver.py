@@ -35,7 +35,7 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 
 from club.jobs import Periodic
-from computer.thinking import think
+from computer.thinking import lower_priority, think
 from game import service
 from game.models import Match
 from game.process import group_name, play, publish
@@ -59,10 +59,12 @@ def pool() -> Executor:
     global _POOL
     if _POOL is None:
         # Spawned, not forked: a fork of a server with threads may inherit a held lock; a
-        # spawned worker imports only computer.thinking and the rules core.
+        # spawned worker imports only computer.thinking and the rules core. It thinks at a
+        # lower priority than the server's (computer.thinking.NICENESS).
         _POOL = ProcessPoolExecutor(
             max_workers=settings.COMPUTER["WORKERS"],
             mp_context=multiprocessing.get_context("spawn"),
+            initializer=lower_priority,
         )
     return _POOL
 

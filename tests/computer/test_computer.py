@@ -201,3 +201,18 @@ def test_a_match_against_the_computer_is_never_abandoned_as_a_no_show() -> None:
     assert match.started is not None
     assert abandon_due(match.created + timedelta(hours=2)) == []
     assert Match.objects.get(pk=match.pk).status == Match.Status.LIVE
+
+
+def test_the_pools_workers_think_below_the_servers_priority() -> None:
+    import os
+
+    from computer.thinking import NICENESS
+
+    driver.use_pool(None)  # the real pool: spawned processes
+    try:
+        niceness = driver.pool().submit(os.nice, 0).result(timeout=60)
+    finally:
+        pool = driver.pool()
+        driver.use_pool(None)
+        pool.shutdown()
+    assert niceness == min(19, os.nice(0) + NICENESS)
