@@ -199,10 +199,18 @@ RESUME = Periodic(
 )
 
 
+def warm() -> None:
+    """Start the pool's workers now, before any table needs them: a spawned worker's start
+    (a new interpreter importing the rules core, a second or two of CPU) is not paid in the
+    middle of play by the first decision."""
+    pool().submit(int)
+
+
 def start_with_the_server() -> None:
-    """Start `RESUME` when daphne's event loop starts (as club/jobs.py's jobs)."""
+    """Start `RESUME` and the pool when daphne's event loop starts (as club/jobs.py's jobs)."""
     from daphne.server import twisted_loop
 
+    twisted_loop.call_soon(warm)
     twisted_loop.call_soon(RESUME.start)
 
 
