@@ -211,8 +211,10 @@ def test_the_pools_workers_think_below_the_servers_priority() -> None:
     driver.use_pool(None)  # the real pool: spawned processes
     try:
         niceness = driver.pool().submit(os.nice, 0).result(timeout=60)
+        policy = driver.pool().submit(os.sched_getscheduler, 0).result(timeout=60)
     finally:
         pool = driver.pool()
         driver.use_pool(None)
         pool.shutdown()
     assert niceness == min(19, os.nice(0) + NICENESS)
+    assert policy == os.SCHED_IDLE
