@@ -275,7 +275,7 @@ export function drawHint(ctx, view, hint, balls) {
   const [x, y] = hint.leave;
   ctx.save();
   ctx.setLineDash([4 * px, 4 * px]);
-  ctx.strokeStyle = "rgba(120,230,255,0.95)";
+  ctx.strokeStyle = "rgba(120,230,255,0.9)";
   ctx.lineWidth = 2.5 * px;
   ctx.beginPath();
   ctx.arc(x, y, R, 0, 2 * Math.PI);

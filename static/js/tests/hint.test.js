@@ -8,12 +8,12 @@ import { askHint, hintCue, hintShown, parseHint, refusalKey } from "../hint.js";
 
 const ANSWER = {
   version: 7, seat: "A", kind: "pot", leave: [100.5, -300],
-  aim: { angle: 1.2, speed: 2.5, side: 0, height: -0.3, nominated: null, cue_ball: null },
+  aim: { angle: 1.2, speed: 2.5, side: 0, height: -0.25, nominated: null, cue_ball: null },
 };
 
 test("an answer with a finite aim is a hint; anything else is not", () => {
   const hint = parseHint(ANSWER);
-  assert.deepEqual(hint.aim, { angle: 1.2, speed: 2.5, side: 0, height: -0.3, cue_ball: null });
+  assert.deepEqual(hint.aim, { angle: 1.2, speed: 2.5, side: 0, height: -0.25, cue_ball: null });
   assert.deepEqual(hint.leave, [100.5, -300]);
   assert.equal(parseHint({ ...ANSWER, aim: { ...ANSWER.aim, angle: "1" } }), null);
   assert.equal(parseHint({ ...ANSWER, version: null }), null);
