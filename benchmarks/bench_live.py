@@ -19,6 +19,12 @@ lobby while the matches are played: it reports how many coalesced updates each r
 second and their size, and, over a sample of them, the latency from sending a request to a
 lobby socket receiving a row of that match at that version or later ("Lobby").
 
+With `--computer N`, N more matches are played against the computer (`--computer-level`, Pro
+by default: the longest thinker) beside the humans' matches: a member in seat A plays as the
+players do, the computer answers from the servers' own pool (docs/opponent.md). Their requests
+and events are counted apart ("computer"), so the figures above stay the humans' alone: run it
+with and without them to see what the computer's thinking costs the other tables.
+
 The clients all run in this one asyncio process; their JSON handling is kept minimal (only the
 players parse events in full, for the snapshot) so that the clients are not the bottleneck.
 """
@@ -78,8 +84,9 @@ TYPE_HEAD = re.compile(r'\{"type":"(\w+)"')
 
 
 # --- the Django side (run as a subprocess against the benchmark's database) ----------------------
-def django_setup(matches: int) -> dict[str, Any]:
-    """Migrate, then create the players, their matches and logged-in sessions."""
+def django_setup(matches: int, computers: int = 0, level: str = "pro") -> dict[str, Any]:
+    """Migrate, then create the players, their matches and logged-in sessions (and members'
+    matches against the computer)."""
     import django
 
     django.setup()
@@ -87,6 +94,7 @@ def django_setup(matches: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
+    from computer.service import play_computer
     from game import service
 
     call_command("migrate", interactive=False, verbosity=0)
@@ -98,7 +106,12 @@ def django_setup(matches: int) -> dict[str, Any]:
         b = users.create_user(f"bench-b{i}", password=None)
         match = service.create_match(a, b, BEST_OF, draw="A")
         rows.append({"match": match.pk, "A": logged_in_session(a), "B": logged_in_session(b)})
-    return {"cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows}
+    against = []
+    for i in range(computers):
+        member = users.create_user(f"bench-c{i}", password=None)
+        match = play_computer(member, level, BEST_OF)
+        against.append({"match": match.pk, "A": logged_in_session(member)})
+    return {"cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows, "computer": against}
 
 
 def django_final() -> dict[str, Any]:
@@ -386,7 +399,12 @@ async def drive_match(
         snapshot = newest.snapshot
         if snapshot is None or snapshot["winner"] is not None:
             return
-        actor = players[snapshot["scoreboard"]["to_act"]]
+        actor = players.get(snapshot["scoreboard"]["to_act"])
+        if actor is None:  # the computer's turn: it plays from the server
+            play.skipped += 1
+            tick += interval
+            await asyncio.sleep(max(0.0, min(tick, until) - time.monotonic()))
+            continue
         # Act only once the last request is answered and on the latest state the actor has;
         # a slow server then shows as fewer requests settled, not as refused stale ones.
         if play.awaiting is None and actor.snapshot is not None and actor.version == newest.version:
@@ -414,6 +432,8 @@ class Run:
     elapsed: float
     cpu_s: list[float]  # each server's CPU seconds during play
     client_cpu_s: float  # this process's (every client's) CPU seconds during play
+    computer: Stats  # the members' requests in matches against the computer
+    computer_clients: list[Client]
 
 
 async def run_clients(
@@ -438,6 +458,14 @@ async def run_clients(
             (Client(play, stats, None, None), ports[(i + j) % len(ports)])
             for j in range(args.spectators)
         ]
+    # Matches against the computer: the member alone at the table, counted apart.
+    computer = Stats()
+    against: list[tuple[MatchPlay, dict[str, Client]]] = []
+    for i, row in enumerate(setup.get("computer", [])):
+        play = MatchPlay(row["match"], 0)
+        member = Client(play, computer, "A", f"{name}={row['A']}")
+        against.append((play, {"A": member}))
+        everyone.append((member, ports[i % len(ports)]))
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
 
     async def open_one(client: Client, port: int) -> None:
@@ -477,7 +505,8 @@ async def run_clients(
     start = time.monotonic()
     until = start + args.duration
     await asyncio.gather(
-        *(drive_match(p, s, args.interval, until, rng) for p, s in zip(plays, seated, strict=True))
+        *(drive_match(p, s, args.interval, until, rng) for p, s in zip(plays, seated, strict=True)),
+        *(drive_match(p, s, args.interval, until, rng) for p, s in against),
     )
     # Let the last requests settle before judging what was lost.
     drain_until = time.monotonic() + args.drain
@@ -488,7 +517,9 @@ async def run_clients(
     elapsed = time.monotonic() - start
     cpu_s = [server.cpu_seconds() - b for server, b in zip(servers, cpu_before, strict=True)]
     client_cpu_s = _own_cpu() - client_before
-    clients = [c for c, _ in everyone]
+    mine = {id(s["A"]) for _, s in against}
+    clients = [c for c, _ in everyone if id(c) not in mine]
+    computer_clients = [s["A"] for _, s in against]
     # p99 latency per 10 s of play (by send time): shows whether the tail is a stall.
     buckets: dict[int, list[float]] = {}
     for sent, latency in stats.timeline:
@@ -496,7 +527,10 @@ async def run_clients(
     stats.by_10s = [
         _percentile(sorted(buckets.get(i, [])), 99) for i in range(max(buckets, default=-1) + 1)
     ]
-    return Run(stats, plays, clients, lobbies, lobby, connect_s, elapsed, cpu_s, client_cpu_s)
+    return Run(
+        stats, plays, clients, lobbies, lobby, connect_s, elapsed, cpu_s, client_cpu_s,
+        computer, computer_clients,
+    )  # fmt: skip
 
 
 def _own_cpu() -> float:
@@ -533,7 +567,10 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         servers: list[Server] = []
         try:
             began = time.monotonic()
-            setup = run_django(env, "--django-setup", str(args.matches))
+            setup = run_django(
+                env, "--django-setup", str(args.matches), "--computer", str(args.computer),
+                "--computer-level", args.computer_level,
+            )  # fmt: skip
             print(f"  database ready in {time.monotonic() - began:.1f} s", flush=True)
             servers = [Server(f"daphne-{i + 1}", env, Path(tmp)) for i in range(servers_wanted)]
             for server in servers:
@@ -547,7 +584,12 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             rss = [s.peak_rss_mb() for s in servers]
             server_errors = sum(s.server_errors() for s in servers)
             dropped = stats.disconnects  # sockets the servers closed during the run
-            asyncio.run(_close_all([*clients, *run.lobbies]))
+            # What the matches against the computer did: the members' requests, and the
+            # events (theirs and the computer's) the matches moved on by.
+            computer_events = sum(
+                final[str(c.play.match_id)] - c.start_version for c in run.computer_clients
+            )
+            asyncio.run(_close_all([*clients, *run.lobbies, *run.computer_clients]))
         finally:
             for server in servers:
                 server.stop()
@@ -600,6 +642,16 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             "lobby_samples": len(lobby_ms),
             "lobby_disconnects": run.lobby.disconnects,
         }
+    if run.computer_clients:
+        member_acks = sorted(x * 1000 for x in run.computer.ack_latencies)
+        result["computer"] = {
+            "matches": len(run.computer_clients),
+            "level": args.computer_level,
+            "member_requests": sum(c.play.requests for c in run.computer_clients),
+            "events": computer_events,
+            "member_ack_p99_ms": _percentile(member_acks, 99),
+            "errors": dict(run.computer.errors),
+        }
     print(f"  {result}", flush=True)
     return result
 
@@ -625,11 +677,13 @@ def main() -> None:
     parser.add_argument("--drain", type=float, default=15.0, help="seconds to let play settle")
     parser.add_argument("--setups", default=",".join(SETUPS), help="memory,redis")
     parser.add_argument("--lobby", type=int, default=0, help="lobby sockets watching")
+    parser.add_argument("--computer", type=int, default=0, help="matches against the computer")
+    parser.add_argument("--computer-level", default="pro", choices=("novice", "club", "pro"))
     parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.django_setup is not None:
-        print(json.dumps(django_setup(args.django_setup)))
+        print(json.dumps(django_setup(args.django_setup, args.computer, args.computer_level)))
         return
     if args.django_final:
         print(json.dumps(django_final()))

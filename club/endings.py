@@ -18,13 +18,16 @@ from rules.challenges import Status
 
 def end_actions(request: HttpRequest, match: Match) -> dict[str, Any]:
     """What `club/_end_actions.html` needs: the viewer's seat, the rematch offer, the form of
-    another practice table."""
+    another practice table, and against the computer its level (played again from its page,
+    never a rematch: it answers no offer)."""
     seat = game_service.seat_of(match, request.user)
-    offer = service.rematch_offer(match) if seat is not None and not match.practice else None
+    computer = getattr(match.player_b, "computer", None) if seat is not None else None
+    asks = seat is not None and not match.practice and computer is None
+    offer = service.rematch_offer(match) if asks else None
     rematch = None
     if offer is not None:
         waiting = offer.status == Status.OPEN and offer.expires > timezone.now()
         mine = offer.challenger_id == request.user.pk
         rematch = {"offer": lobby.challenge_row(offer), "waiting": waiting, "mine": mine}
     practice = FormatForm(initial={"best_of": match.best_of, "shot_clock": match.shot_clock or 0})
-    return {"seat": seat, "rematch": rematch, "practice_form": practice}
+    return {"seat": seat, "rematch": rematch, "practice_form": practice, "computer": computer}

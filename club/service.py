@@ -411,6 +411,8 @@ def offer_rematch(user: User, match_id: int) -> Done:
             if seat is None:
                 raise ClubError("not_a_player", "only the two players may offer a rematch")
             other = match.player_b if seat == "A" else match.player_a
+            if hasattr(other, "computer"):  # it never answers: played again from its page
+                raise ClubError("computer", "the computer is played again from its page")
             now = timezone.now()
             offers = Challenge.objects.filter(rematch_of=match)
             expired = News(_expire(offers, now))

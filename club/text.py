@@ -96,6 +96,7 @@ ERRORS: dict[str, Promise] = {
         "A member of the club has this name, or one like it; pick another."
     ),
     "practice": gettext_lazy("Play a practice table again from the practice page."),
+    "computer": gettext_lazy("Play the computer again from its page."),
     "match_not_over": gettext_lazy("A rematch can be offered once the match is over."),
     "not_a_player": gettext_lazy("Only the two players can do that."),
 }

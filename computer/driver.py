@@ -15,6 +15,10 @@ players' database thread, `game.process.play`), and while a computer seat is to 
 Which matches are the computer's is read once per match per process and kept. One drive per
 match runs at a time here; in another process a second one is harmless: its stale version or
 repeated client id is refused or answered with the stored event.
+
+A turn nobody's event announces (the server restarted while the computer was to play, or a
+drive failed) is picked up by `RESUME`: when the server's loop starts and then every
+`COMPUTER["RESUME_EVERY"]` seconds, a drive for each live match with a computer seat.
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db.models import Q
 
-from computer.thinking import think
+from club.jobs import Periodic
+from computer.thinking import lower_priority, think
 from game import service
 from game.models import Match
 from game.process import group_name, play, publish
@@ -53,10 +59,12 @@ def pool() -> Executor:
     global _POOL
     if _POOL is None:
         # Spawned, not forked: a fork of a server with threads may inherit a held lock; a
-        # spawned worker imports only computer.thinking and the rules core.
+        # spawned worker imports only computer.thinking and the rules core. It thinks at a
+        # lower priority than the server's (computer.thinking.NICENESS).
         _POOL = ProcessPoolExecutor(
             max_workers=settings.COMPUTER["WORKERS"],
             mp_context=multiprocessing.get_context("spawn"),
+            initializer=lower_priority,
         )
     return _POOL
 
@@ -153,18 +161,57 @@ async def drive(match_id: int) -> None:
         _BUSY.discard(match_id)
 
 
+def _schedule(match_id: int) -> asyncio.Task[None] | None:
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    task = loop.create_task(drive(match_id))
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+    return task
+
+
 def _changed(sender: Any, match_id: int, **kwargs: Any) -> None:
     """Cheap, in the event loop: schedule a drive for the computer's matches (and for a match
     not yet known here, whose first read says)."""
     if _KNOWN.get(match_id) is False or match_id in _BUSY:
         return
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        return
-    task = loop.create_task(drive(match_id))
-    _TASKS.add(task)
-    task.add_done_callback(_TASKS.discard)
+    _schedule(match_id)
+
+
+def _live_matches() -> list[int]:
+    computer = Q(player_a__computer__isnull=False) | Q(player_b__computer__isnull=False)
+    rows = Match.objects.filter(computer, status=Match.Status.LIVE).order_by("pk")
+    return list(rows.values_list("pk", flat=True))
+
+
+async def resume() -> list[asyncio.Task[None]]:
+    """Drive every live match with a computer seat not being driven here (a drive that finds
+    no turn of the computer's returns after one read); the drives started."""
+    ids = await play(_live_matches)
+    tasks = [_schedule(pk) for pk in ids if pk not in _BUSY]
+    return [task for task in tasks if task is not None]
+
+
+RESUME = Periodic(
+    "resuming the computer's turns", lambda: settings.COMPUTER["RESUME_EVERY"], resume
+)
+
+
+def warm() -> None:
+    """Start the pool's workers now, before any table needs them: a spawned worker's start
+    (a new interpreter importing the rules core, a second or two of CPU) is not paid in the
+    middle of play by the first decision."""
+    pool().submit(int)
+
+
+def start_with_the_server() -> None:
+    """Start `RESUME` and the pool when daphne's event loop starts (as club/jobs.py's jobs)."""
+    from daphne.server import twisted_loop
+
+    twisted_loop.call_soon(warm)
+    twisted_loop.call_soon(RESUME.start)
 
 
 def listen() -> None:

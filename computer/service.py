@@ -36,6 +36,12 @@ def play_computer(user: User, level: str, best_of: int) -> Match:
     if started >= settings.COMPUTER["MATCHES_PER_HOUR"]:
         raise ComputerError("rate_limited", "too many matches against the computer this hour")
     try:
-        return game_service.create_match(user, computer.user, best_of, draw="A")
+        match = game_service.create_match(user, computer.user, best_of, draw="A")
     except game_service.ServiceError as exc:
         raise ComputerError(exc.code, exc.message) from None
+    # Started when made, as a practice table: the computer never opens a socket, so the two
+    # players are never "at the table together", and the no-show job (club/noshows.py) would
+    # abandon an unstarted match in the middle of its play.
+    match.started = match.created
+    Match.objects.filter(pk=match.pk).update(started=match.started)
+    return match

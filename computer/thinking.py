@@ -3,6 +3,8 @@ rules core), its inputs and answer the stored forms."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import time
 from typing import Any
@@ -11,6 +13,21 @@ from rules import commands
 from rules.match import match_from_json
 from rules.opponent import LEVELS, decide
 from rules.state import Player
+
+# The pool's workers run below the server's priority: the computer's thinking (a second of CPU
+# a decision) waits for the event loops of the tables, not the other way round. On a loaded
+# machine a decision then gets less CPU in its second and plays the best stroke found so far.
+# Linux's idle class runs a worker only on a core nobody else wants, and any other task that
+# wakes takes the core at once; elsewhere, the lowest niceness.
+NICENESS = 19
+
+
+def lower_priority() -> None:
+    """The pool's worker initialiser: lower this process's scheduling priority."""
+    os.nice(NICENESS)
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):  # not allowed here: the niceness stands
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def think(state: dict[str, Any], seat: Player, level: str, seed: int) -> tuple[str, dict[str, Any]]:
@@ -25,3 +42,20 @@ def think(state: dict[str, Any], seat: Player, level: str, seed: int) -> tuple[s
     if decision.meant is not None:
         data["meant"] = commands.to_json(decision.meant)
     return commands.kind(decision.command), data
+
+
+def hint(state: dict[str, Any], seat: Player, seed: int) -> dict[str, Any] | None:
+    """The stroke the Pro would play for `seat` now, as the browser draws it: the aim it means
+    (before any hand's error), the kind of stroke and where it plans to leave the cue ball;
+    None when no stroke is due (a decision after a foul, the match over)."""
+    decision = decide(
+        match_from_json(state), seat, LEVELS["pro"], random.Random(seed), clock=time.monotonic
+    )
+    if decision is None or decision.meant is None:
+        return None
+    leave = decision.leave
+    return {
+        "aim": commands.to_json(decision.meant),
+        "kind": decision.kind,
+        "leave": None if leave is None else [round(leave[0], 1), round(leave[1], 1)],
+    }

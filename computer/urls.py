@@ -2,4 +2,7 @@ from django.urls import path
 
 from computer import views
 
-urlpatterns = [path("computer/", views.play, name="play_computer")]
+urlpatterns = [
+    path("computer/", views.play, name="play_computer"),
+    path("computer/hint/<int:match_id>/", views.hint, name="computer_hint"),
+]

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from channels.db import database_sync_to_async
 from django import forms
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
-from computer import service
+from computer import driver, service, thinking
 from computer.models import Computer
+from game import accounts
+from game.models import Match
 from rules.challenges import BEST_OF
+from rules.match import match_from_json
+from rules.state import Player
 
 LEVEL_NAMES = {
     Computer.Level.NOVICE: gettext_lazy("Novice"),
@@ -61,3 +68,51 @@ def play(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("match", match_id=match.pk)
     return render(request, "computer/play.html", {"form": form}, status=status)
+
+
+# --- the hint on a practice table ----------------------------------------------------------------
+def _refused(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"code": code, "message": message}, status=status)
+
+
+Position = tuple[dict[str, Any], Player, int]  # the stored match, the seat to play, its version
+
+
+def _position(request: HttpRequest, match_id: int) -> Position | JsonResponse:
+    """The practice table's stored match, the seat to play and the version, if this member
+    may ask for a hint now; else the refusal. Counts the request against the member's rate."""
+    user = request.user
+    if not user.is_authenticated:
+        return _refused("not_logged_in", "log in to ask for a hint", 403)
+    rate = f"{settings.COMPUTER['HINTS_PER_MINUTE']}/m"
+    wait = accounts.throttled(request, "computer_hint", rate, lambda _g, r: str(r.user.pk))
+    if wait is not None:
+        return _refused("rate_limited", f"too many hints: try again in {wait} s", 429)
+    row = Match.objects.filter(pk=match_id).first()
+    if row is None:
+        return _refused("not_found", "there is no such match", 404)
+    if not row.practice or row.player_a_id != user.pk:
+        return _refused("not_yours", "hints are for the member at their practice table", 403)
+    match = match_from_json(row.state)
+    seat = match.frame.to_act
+    if row.status != Match.Status.LIVE or seat is None or match.frame.pending is not None:
+        return _refused("no_stroke", "there is no stroke to play now", 409)
+    return row.state, seat, row.version
+
+
+@require_http_methods(["POST"])
+async def hint(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The stroke the Pro would play at the member's practice table: its aim and where it
+    leaves the cue ball (docs/protocol.md, "The hint"). Thought in the computer's bounded
+    pool, off the event loop, like the computer's own strokes."""
+    found = await database_sync_to_async(_position)(request, match_id)
+    if isinstance(found, JsonResponse):
+        return found
+    state, seat, version = found
+    loop = asyncio.get_running_loop()
+    answer = await loop.run_in_executor(
+        driver.pool(), thinking.hint, state, seat, match_id * 100_003 + version
+    )
+    if answer is None:
+        return _refused("no_stroke", "there is no stroke to play now", 409)
+    return JsonResponse({"version": version, "seat": seat, **answer})

@@ -99,7 +99,12 @@ def totals(user_id: int) -> dict[str, Any]:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     users = get_user_model().objects.select_related("guest")
     member = get_object_or_404(users, username=username, is_active=True)
-    best = HighBreak.objects.filter(player=member).order_by("-points", "-match_id")
+    # Breaks made against the computer are not a member's record (shown apart, never rated).
+    best = (
+        HighBreak.objects.filter(player=member)
+        .exclude(match__player_b__computer__isnull=False)
+        .order_by("-points", "-match_id")
+    )
     live = (
         Match.objects.filter(status=Match.Status.LIVE)
         .filter(Q(player_a=member) | Q(player_b=member))

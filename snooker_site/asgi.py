@@ -31,13 +31,15 @@ application = ProtocolTypeRouter(
     }
 )
 
-# The ladders' deadlines are settled, and friendlies nobody started are abandoned, by every
-# server process, from when its loop starts.
+# The ladders' deadlines are settled, friendlies nobody started are abandoned, and the
+# computer's turns left waiting picked up, by every server process, from when its loop starts.
 from club.jobs import start_with_the_server as start_club_jobs  # noqa: E402
+from computer.driver import start_with_the_server as start_computer  # noqa: E402
 from ladder.jobs import start_with_the_server  # noqa: E402
 
 start_with_the_server()
 start_club_jobs()
+start_computer()  # a computer's turn left waiting by a restart
 
 # The collector, tuned for a server: everything loaded at start-up is frozen out of its
 # scans, the young generation is collected every 2,000 allocations instead of 700, and the

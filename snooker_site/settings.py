@@ -486,6 +486,8 @@ class ComputerSettings(TypedDict):
     WORKERS: int
     ADDRESS_SECONDS: float
     MATCHES_PER_HOUR: int
+    RESUME_EVERY: float
+    HINTS_PER_MINUTE: int
 
 
 # The computer opponent (computer/, docs/opponent.md): the processes it thinks in (each
@@ -495,4 +497,9 @@ COMPUTER: ComputerSettings = {
     "WORKERS": int(os.environ.get("SNOOKER_COMPUTER_WORKERS", "1")),
     "ADDRESS_SECONDS": float(os.environ.get("SNOOKER_COMPUTER_ADDRESS_SECONDS", "1.0")),
     "MATCHES_PER_HOUR": 20,
+    # Each process looks for computer turns left waiting (a restart, a failed drive) at start
+    # and then every so many seconds (0: never).
+    "RESUME_EVERY": float(os.environ.get("SNOOKER_COMPUTER_RESUME_EVERY", "60")),
+    # Hints on a practice table: the Pro's search, about a second of one core each.
+    "HINTS_PER_MINUTE": 6,
 }

@@ -54,7 +54,7 @@ NOVICE: Final = Level(
     width=3, finalists=2, samples=4, depth=0, spins=False, safety_budget=20,
 )  # fmt: skip
 CLUB: Final = Level(
-    "club", aim=0.0007, aim_per_m=0.0005, aim_cut=0.5, pace=0.08, spin=0.07,
+    "club", aim=0.0005, aim_per_m=0.00035, aim_cut=0.5, pace=0.08, spin=0.07,
     width=4, finalists=3, samples=6, depth=1, spins=True, safety_budget=36,
 )  # fmt: skip
 PRO: Final = Level(

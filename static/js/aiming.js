@@ -5,6 +5,7 @@
 // offset on the spin control.
 
 import { CONSTANTS, GEOMETRY, GUIDE } from "./constants.js";
+import { hintCue } from "./hint.js";
 import { drawBall } from "./table.js";
 
 const { ball_radius: R, d_centre: D_CENTRE, d_radius: D_RADIUS } = CONSTANTS.table;
@@ -261,4 +262,29 @@ export function drawSpin(canvas, aim) {
   ctx.arc(c + aim.side * r, c - aim.height * r, 5, 0, 2 * Math.PI);
   ctx.fillStyle = "#1f5fbf";
   ctx.fill();
+}
+
+/** Draw a practice table's hint (hint.js): the stroke's aim line (the guide a player's aim
+ * gets) and the cue ball's planned stop, a dashed ring with a cross. */
+export function drawHint(ctx, view, hint, balls) {
+  const cue = hintCue(hint, balls);
+  if (!cue) return;
+  const px = 1 / view.scale;
+  drawAim(ctx, view, cue, hint.aim, balls, { mine: false });
+  if (!hint.leave) return;
+  const [x, y] = hint.leave;
+  ctx.save();
+  ctx.setLineDash([4 * px, 4 * px]);
+  ctx.strokeStyle = "rgba(120,230,255,0.9)";
+  ctx.lineWidth = 2.5 * px;
+  ctx.beginPath();
+  ctx.arc(x, y, R, 0, 2 * Math.PI);
+  ctx.stroke();
+  ctx.beginPath();
+  ctx.moveTo(x - R * 0.6, y);
+  ctx.lineTo(x + R * 0.6, y);
+  ctx.moveTo(x, y - R * 0.6);
+  ctx.lineTo(x, y + R * 0.6);
+  ctx.stroke();
+  ctx.restore();
 }

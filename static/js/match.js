@@ -6,6 +6,7 @@ import { Aim } from "./aiming.js";
 import { MatchClient } from "./client.js";
 import { Connection } from "./connection.js";
 import { DecisionPanel, decisionMarks } from "./decision.js";
+import { askHint, refusalKey } from "./hint.js";
 import { language, t, translatePage } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { LogPanel } from "./logpanel.js";
@@ -82,6 +83,25 @@ coarse.addEventListener("change", () => {
 const matchEnd = new MatchEnd({ el: panels.el("match-end-panel"), url: root.dataset.end, matchId });
 bindInput({ panels, view, client, conn, aim, canvas, tableView, settings, sounds });
 if (settings.get("sound")) sounds.enable(true);
+
+// The hint at a practice table (its member only: the template gives the URL to them alone).
+const hintButton = panels.el("pro-hint");
+if (root.dataset.hint) {
+  hintButton.hidden = false;
+  hintButton.addEventListener("click", async () => {
+    hintButton.disabled = true;
+    panels.notice(t("advice.thinking"));
+    const answer = await askHint(root.dataset.hint, root.dataset.csrf);
+    hintButton.disabled = false;
+    if (answer.hint) {
+      view.proHint = answer.hint;
+      view.dirty = true;
+      panels.notice(t(`advice.kind.${answer.hint.kind}`), { ms: 6000 });
+    } else {
+      panels.notice(t(refusalKey(answer.code)), { ms: 6000, error: true });
+    }
+  });
+}
 
 function receive(msg) {
   const { snapshot, first, error, log } = client.receive(msg);
@@ -180,6 +200,7 @@ window.snookerState = () => {
       title: document.title,
       sounds: sounds.played,
       marks: snap ? decisionMarks(snap, decision.focus) : null,
+      hint: view.proHint,
       zoom: tableView.zoom,
       upright: tableView.upright,
     }),

@@ -4,9 +4,10 @@
 // when a new position arrives, where the cue points (at a ball on it can hit) and, after a
 // stroke, the power and spin (back to neutral unless the player keeps them).
 
-import { drawAim, drawD, drawMarks, drawPlacement, drawSpin } from "./aiming.js";
+import { drawAim, drawD, drawHint, drawMarks, drawPlacement, drawSpin } from "./aiming.js";
 import { CONSTANTS, GEOMETRY } from "./constants.js";
 import { decisionMarks } from "./decision.js";
+import { hintShown } from "./hint.js";
 import { num, t } from "./i18n.js";
 import { clock, powerText } from "./panels.js";
 import { soundsOf } from "./sound.js";
@@ -32,6 +33,7 @@ export class MatchView {
     this.touch = false; // a coarse pointer: no keyboard hints
     this.lastFocus = null; // the control last focused in the match (keepFocus)
     this.dirty = true; // the canvas needs drawing
+    this.proHint = null; // a practice table's hint (hint.js), drawn while its position is shown
   }
 
   get shown() {
@@ -466,6 +468,8 @@ export class MatchView {
       },
       over: (ctx, v) => {
         if (!snap || moving || this.hold) return;
+        // A practice table's hint, under the member's own aim (hint.js).
+        if (hintShown(this.proHint, snap)) drawHint(ctx, v, this.proHint, snap.frame.balls);
         if (marks) {
           drawMarks(ctx, v, marks, snap.frame.balls, "over");
           return;

@@ -3,6 +3,7 @@ driver plays the computer's turns through the same service and sockets as a memb
 
 from __future__ import annotations
 
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -107,3 +108,113 @@ def test_matches_against_the_computer_stay_out_of_the_members_totals() -> None:
     service.submit(match.pk, member, concede)  # the figures are written as for any match
     assert MatchFigures.objects.filter(match=match, player=member).exists()
     assert totals(member.pk)["played"] == 0
+
+
+def finished(match: Match, winner: str = "A") -> None:
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, state={**match.state, "winner": winner}
+    )
+
+
+def test_the_end_panel_offers_to_play_the_level_again_never_a_rematch() -> None:
+    seats()
+    member = get_user_model().objects.create_user("alice", password="pw")
+    match = play_computer(member, "club", 3)
+    finished(match)
+    page = PageClient()
+    page.force_login(member)
+    text = page.get(f"/match/{match.pk}/end/").content.decode()
+    assert 'data-testid="play-computer-again"' in text and "offer-rematch" not in text
+    assert 'name="level" value="club"' in text and 'name="best_of" value="3"' in text
+    # An offer posted anyway is refused: the computer answers none.
+    assert page.post(f"/match/{match.pk}/rematch/").status_code == 409
+    from club.models import Challenge
+
+    assert not Challenge.objects.exists()
+    # "Play again": a new match at the same level and format.
+    response = page.post("/computer/", {"level": "club", "best_of": 3})
+    again = Match.objects.exclude(pk=match.pk).get()
+    assert response["Location"] == f"/match/{again.pk}/"
+    assert again.player_b == match.player_b and again.best_of == 3
+
+
+def test_breaks_made_against_the_computer_stay_off_the_best_breaks() -> None:
+    from game import service
+    from members.models import HighBreak
+
+    seats()
+    users = get_user_model().objects
+    member = users.create_user("alice", password="pw")
+    bob = users.create_user("bob", password="pw")
+    against_computer = play_computer(member, "novice", 1)
+    against_bob = service.create_match(member, bob, 1, draw="A")
+    HighBreak.objects.create(match=against_computer, player=member, frame=1, points=87)
+    HighBreak.objects.create(match=against_bob, player=member, frame=1, points=52)
+    page = PageClient()
+    page.force_login(member)
+    text = page.get("/players/alice/").content.decode()
+    assert 'data-testid="best-breaks"' in text
+    assert "<b>52</b>" in text and "<b>87</b>" not in text
+
+
+async def test_a_computer_turn_left_waiting_by_a_restart_is_picked_up() -> None:
+    import math
+
+    from game import service
+    from game.protocol import client_in
+    from tests.game.helpers import BREAK_AT, BREAK_CUE
+
+    await database_sync_to_async(seats)()
+    alice = await database_sync_to_async(get_user_model().objects.create_user)("alice")
+    match = await database_sync_to_async(play_computer)(alice, "novice", 1)
+    angle = math.atan2(BREAK_AT[1] - BREAK_CUE[1], BREAK_AT[0] - BREAK_CUE[0])
+    # The member's break-off was stored, but no event announced it (the server went down).
+    stroke = client_in.Stroke(
+        type="stroke", client_id="b1", version=match.version, angle=angle, speed=8.0,
+        side=0.0, height=0.0, nominated=None, cue_ball=BREAK_CUE,
+    )  # fmt: skip
+    await database_sync_to_async(service.submit)(match.pk, alice, stroke)
+    driver._KNOWN.clear()  # a new process knows nothing
+    # A member's live match is none of the computer's business.
+    bob = await database_sync_to_async(get_user_model().objects.create_user)("bob")
+    await database_sync_to_async(lambda: service.create_match(alice, bob, 1, draw="A"))()
+    tasks = await driver.resume()
+    assert len(tasks) == 1
+    await asyncio.gather(*tasks)
+    played = await database_sync_to_async(MatchEvent.objects.filter(match=match, seat="B").exists)()
+    assert played
+    # Nothing is waiting now: a second pass drives and leaves it as it was.
+    count = await database_sync_to_async(MatchEvent.objects.filter(match=match).count)()
+    await asyncio.gather(*await driver.resume())
+    assert await database_sync_to_async(MatchEvent.objects.filter(match=match).count)() == count
+
+
+def test_a_match_against_the_computer_is_never_abandoned_as_a_no_show() -> None:
+    from datetime import timedelta
+
+    from club.noshows import abandon_due
+
+    seats()
+    member = get_user_model().objects.create_user("alice", password="pw")
+    match = play_computer(member, "novice", 1)
+    # The computer never comes to the table: the match has started when it was made.
+    assert match.started is not None
+    assert abandon_due(match.created + timedelta(hours=2)) == []
+    assert Match.objects.get(pk=match.pk).status == Match.Status.LIVE
+
+
+def test_the_pools_workers_think_below_the_servers_priority() -> None:
+    import os
+
+    from computer.thinking import NICENESS
+
+    driver.use_pool(None)  # the real pool: spawned processes
+    try:
+        niceness = driver.pool().submit(os.nice, 0).result(timeout=60)
+        policy = driver.pool().submit(os.sched_getscheduler, 0).result(timeout=60)
+    finally:
+        pool = driver.pool()
+        driver.use_pool(None)
+        pool.shutdown()
+    assert niceness == min(19, os.nice(0) + NICENESS)
+    assert policy == os.SCHED_IDLE
