@@ -9,6 +9,8 @@
   the socket is behind.
 - `TABLES`: per match, the spectators' welcome at the newest version and the latest events,
   so a crowd (or a storm of strangers) arriving or catching up costs one read per version.
+- `FANOUT` (game/fanout.py): one channel per process in each match group it serves, and a
+  relay that hands each broadcast to the match's sockets here.
 - `play`: the players' requests run on a database thread of their own, so that no crowd's
   comings and goings (queued on channels' one shared database thread) delay a stroke.
 
@@ -648,6 +650,9 @@ def _cancel(task: asyncio.Task[None] | None) -> None:
 
 def reset() -> None:
     """A clean process (tests: each runs on its own event loop)."""
+    from game.fanout import FANOUT  # built on this module's registries: imported after it
+
+    FANOUT.reset()
     for task in list(_DETACHED):
         _cancel(task)
     _DETACHED.clear()

@@ -75,7 +75,7 @@ async def test_a_socket_catching_up_delays_nobody(match, players, monkeypatch) -
         await c.open()
     # `behind` missed the last event, and this process did not keep it: its catch-up reads
     # the database, and that read is held until the others have their event.
-    lagging = list(FANOUT.relays[match.pk].spectators)[0]
+    lagging = next(iter(FANOUT.relays[match.pk].spectators))
     lagging.sent_version -= 1  # type: ignore[attr-defined]
     behind.version -= 1
     TABLES.forget(match.pk)
