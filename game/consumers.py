@@ -406,8 +406,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(ack.text())
         # On a duplicate the first attempt may have died with its process before
         # broadcasting: publish the stored event again (sockets that have it ignore it).
+        # The striker's own socket sends the event first, not after the layer's round trip
+        # (its copy from the process's relay then finds it sent).
         for stored in applied.events:
-            await publish(self.match_id, stored)
+            await publish(self.match_id, stored, first=self.match_event)
 
     # --- broadcasting ---------------------------------------------------------------------------
     # Handed over by the process's relay (game/fanout.py), which did what the process does

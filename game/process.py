@@ -25,7 +25,7 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -113,8 +113,13 @@ async def tell_presence(match_id: int, presence: server_out.Presence) -> None:
     await _layer().group_send(group_name(match_id), dict(message))
 
 
-async def publish(match_id: int, stored: service.Stored) -> None:
-    """Send a stored event to every socket of the match, in every process."""
+async def publish(
+    match_id: int,
+    stored: service.Stored,
+    first: Callable[[EventMessage], Awaitable[None]] | None = None,
+) -> None:
+    """Send a stored event to every socket of the match, in every process: to `first` (the
+    striker's own socket) before the channel layer's round trip."""
     turn = stored.turn
     # Known here before any socket hears it: a spectator greeted meanwhile from TABLES must
     # not be given the version before it (the event may reach the group before the socket).
@@ -124,6 +129,8 @@ async def publish(match_id: int, stored: service.Stored) -> None:
         "deadline": turn.deadline.timestamp() if turn.deadline else None,
         "aimer": turn.aimer, "in_hand": turn.in_hand,
     }  # fmt: skip
+    if first is not None:
+        await first(message)
     await _layer().group_send(group_name(match_id), dict(message))
     match_changed.send(sender=Match, match_id=match_id)
 

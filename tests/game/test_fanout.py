@@ -12,6 +12,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 from game import service
+from game.consumers import MatchConsumer
 from game.fanout import FANOUT
 from game.process import TABLES, group_name
 from tests.game.helpers import Client
@@ -99,3 +100,27 @@ async def test_a_socket_catching_up_delays_nobody(match, players, monkeypatch) -
         release.set()
     assert (await behind.expect("event"))["version"] == 1  # what it missed, then the new one
     assert (await behind.expect("event"))["version"] == 2
+
+
+async def test_the_players_hear_an_event_before_the_crowd(match, players, monkeypatch) -> None:
+    crowd = [Client(match.pk) for _ in range(3)]
+    for c in crowd:  # the crowd came first
+        await c.open()
+    a, b = Client(match.pk, players[0]), Client(match.pk, players[1])
+    for c in (a, b):
+        await c.open()
+    heard: list[str | None] = []
+    match_event = MatchConsumer.match_event
+
+    async def recorded(self: MatchConsumer, event: Any) -> None:
+        if event["version"] == 2:
+            heard.append(self.seat)
+        await match_event(self, event)
+
+    monkeypatch.setattr(MatchConsumer, "match_event", recorded)
+    await a.break_off()
+    for c in (a, b, *crowd):
+        assert (await c.expect("event"))["version"] == 2
+    # The striker first (its own socket, before the layer's round trip), then the opponent,
+    # then the crowd (the striker's copy from the relay, later, finds it sent).
+    assert heard[:5] == ["A", "B", None, None, None]
