@@ -30,6 +30,11 @@ crowd of a thousand. Here it is once per process.
 
 A message to one socket (an error, an ack, a pong, a log) is sent by its consumer directly.
 The per-socket channel stays for the socket's identity (presence rows, an aim's sender).
+The striker's own socket takes its event before the layer does (`publish(first=...)`).
+
+Known limit: channels_redis forgets a group's member after its `group_expiry` (a day), as it
+did each socket's; a relay is joined once, so a match served by one relay for over a day
+would stop hearing broadcasts there (its sockets' pings would still catch up).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import re
 import time
@@ -48,6 +49,7 @@ from game.protocol import server_out
 from game.signals import match_changed
 from rules.state import Player
 
+log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 _K = TypeVar("_K")
 _PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
@@ -130,7 +132,10 @@ async def publish(
         "aimer": turn.aimer, "in_hand": turn.in_hand,
     }  # fmt: skip
     if first is not None:
-        await first(message)
+        try:
+            await first(message)
+        except Exception:  # the striker's socket failing must not keep it from the others
+            log.exception("the striker's socket failed to take event %s", stored.version)
     await _layer().group_send(group_name(match_id), dict(message))
     match_changed.send(sender=Match, match_id=match_id)
 
