@@ -43,9 +43,11 @@ node_modules/.installed: package-lock.json
 test-js:
 	node --test static/js/tests/*.test.js
 
-# ruff, and the house's layers (import-linter's contracts in pyproject.toml, docs/architecture.md).
+# ruff (checks and format), and the house's layers (import-linter's contracts in
+# pyproject.toml, docs/architecture.md).
 lint: venv
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
 # mypy --strict over every app (pyproject.toml), with django-stubs.

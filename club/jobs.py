@@ -57,7 +57,7 @@ class Periodic:
             try:
                 await self.work()
             except Exception:  # a bad pass must not end the job: the next one tries again
-                log.exception("club: %s failed; trying again later", self.name)
+                log.exception("%s failed; trying again later", self.name)
             self.passes += 1
             await asyncio.sleep(every)
 

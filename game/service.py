@@ -317,11 +317,11 @@ def _store(
         raise ServiceError("conflict", "another request changed the match first; try again")
     kind = commands.kind(command)
     event = server_out.Event.of(
-        kind,
+        kind,  # type: ignore[arg-type]  # commands.kind names one of Event's kinds
         seat,
         server_out.request_of(command),
         outcome,
-        _snapshot(row, state),  # type: ignore[arg-type]
+        _snapshot(row, state),
     )
     text = event.text()
     MatchEvent.objects.create(

@@ -13,7 +13,6 @@ the work and nothing is settled twice. Where no server runs for a while,
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import datetime
 
@@ -23,6 +22,7 @@ from django.conf import settings
 
 from club import lobby
 from club import process as club_process
+from club.jobs import Periodic
 from club.protocol import server_out
 from ladder import service
 from ladder.models import LadderChallenge
@@ -30,47 +30,20 @@ from ladder.models import LadderChallenge
 log = logging.getLogger(__name__)
 
 
-class Settler:
-    def __init__(self) -> None:
-        self.task: asyncio.Task[None] | None = None
-        self.passes = 0  # passes run in this process (tests read it)
-
-    def start(self) -> None:
-        """Settle now and every `SETTLE_EVERY` seconds on the running loop (once per loop;
-        0 or less: never, for a club that settles from cron alone)."""
-        every = settings.LADDER["SETTLE_EVERY"]
-        if every <= 0:
-            return
-        loop = asyncio.get_running_loop()
-        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
-            self.task = loop.create_task(self._run(every))
-
-    async def _run(self, every: float) -> None:
-        while True:
-            try:
-                await self.run_once()
-            except Exception:  # a bad pass must not end the job: the next one tries again
-                log.exception("ladder: settling deadlines failed; trying again later")
-            await asyncio.sleep(every)
-
-    async def run_once(self, now: datetime | None = None) -> service.Settled:
-        done = await database_sync_to_async(service.settle_due)(
-            now, settings.LADDER["SETTLE_BATCH"]
-        )
-        self.passes += 1
-        if done:
-            log.info("ladder: settled %s, rated %s", done.challenges, done.rated)
-        await club_process.announce(done.news)
-        await remind(done.reminders)
-        return done
-
-    def stop(self) -> None:
-        if self.task is not None and not self.task.get_loop().is_closed():
-            self.task.cancel()
-        self.task = None
+async def settle(now: datetime | None = None) -> service.Settled:
+    """One pass: settle what is due, then announce it and send the reminders (after the
+    writes)."""
+    done = await database_sync_to_async(service.settle_due)(now, settings.LADDER["SETTLE_BATCH"])
+    if done:
+        log.info("ladder: settled %s, rated %s", done.challenges, done.rated)
+    await club_process.announce(done.news)
+    await remind(done.reminders)
+    return done
 
 
-SETTLER = Settler()
+# Settle now and every SETTLE_EVERY seconds on the running loop (0 or less: never, for a club
+# that settles from cron alone); the club's own jobs run the same way (club/jobs.py).
+SETTLER = Periodic("settling deadlines", lambda: settings.LADDER["SETTLE_EVERY"], settle)
 
 
 def _reminders(pks: tuple[int, ...]) -> list[tuple[int, str]]:

@@ -36,8 +36,8 @@ async def test_a_pass_settles_what_is_due_and_tells_both_parties(members, main) 
     try:
         for socket in sockets:
             await socket.open()
-        assert not (await jobs.SETTLER.run_once(now + timedelta(hours=1)))  # not due yet
-        done = await jobs.SETTLER.run_once(now + main.answer_time)
+        assert not (await jobs.settle(now + timedelta(hours=1)))  # not due yet
+        done = await jobs.settle(now + main.answer_time)
         assert len(done.challenges) == 1
         for socket in sockets:
             notice = await socket.expect("notice")

@@ -145,7 +145,7 @@ async def test_the_job_reminds_both_players_on_their_sockets(members, main) -> N
     try:
         for socket in sockets:
             await socket.open()
-        done = await jobs.SETTLER.run_once(start - timedelta(minutes=14))
+        done = await jobs.settle(start - timedelta(minutes=14))
         assert done.reminders == (row.pk,)
         for socket, other in zip(sockets, ("ben", "ann"), strict=True):
             reminder = await socket.expect("reminder")  # checked against its schema
