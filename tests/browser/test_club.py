@@ -45,9 +45,11 @@ def lobby_state(page: Page) -> dict[str, Any]:
     return page.evaluate("() => clubLobby()")  # type: ignore[no-any-return]
 
 
-def on_the_table(page: Page, server: Server) -> int:
-    """The page went to a match; it is open and shown. Returns the match's id."""
-    page.wait_for_url(re.compile(r".*/match/\d+/$"), timeout=15_000)
+def on_the_table(page: Page, server: Server, left: int | None = None) -> int:
+    """The page went to a match (another than `left`, the one it is leaving); it is open and
+    shown. Returns the match's id."""
+    other = rf"(?!{left}/)" if left is not None else ""
+    page.wait_for_url(re.compile(rf".*/match/{other}\d+/$"), timeout=15_000)
     match_id = int(page.url.rstrip("/").rsplit("/", 1)[-1])
     page.goto(f"{server.url}/match/{match_id}/?playback={PLAYBACK}")
     page.wait_for_function("() => window.snookerState && snookerState().connection === 'open'")
@@ -143,8 +145,8 @@ def test_a_challenge_from_the_lobby_to_the_table_and_a_rematch(
     expect(alice.get_by_test_id("rematch-offered")).to_be_visible()
     expect(bob.get_by_test_id("rematch-offer")).to_contain_text("alice offers a rematch")
     bob.get_by_test_id("rematch-accept").click()
-    rematch = on_the_table(bob, server)
-    assert on_the_table(alice, server) == rematch != match_id
+    rematch = on_the_table(bob, server, left=match_id)  # the answer's redirect, not the old page
+    assert on_the_table(alice, server, left=match_id) == rematch != match_id
     # The first break goes to the other player this time.
     assert match_server(server, rematch).snapshot()["first_breaker"] != snap["first_breaker"]
     for page in (alice, bob, carol):
