@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before CommonMiddleware (Django's order): the page's language.
     "django.middleware.locale.LocaleMiddleware",
+    # The club's 404 page in the visitor's language, under DEBUG too (snooker_site/notfound.py).
+    "snooker_site.notfound.SiteNotFound",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -55,6 +55,23 @@ def test_the_lobby_for_a_visitor(client: Client, members) -> None:
     assert page["me"] is None and page["protocol"] == 1 and page["text"]["best_of"]
 
 
+def test_the_lobby_asks_a_visitor_in(client: Client, members) -> None:
+    """Logged out, the lobby says what to do next: join, log in, or watch the newest match
+    being played (the latest results when none is); a member is not asked."""
+    alice, bob, carol = members
+    html = client.get("/").content.decode()
+    assert 'data-testid="call-to-action"' in html
+    assert 'href="/accounts/signup/" data-testid="cta-join"' in html
+    assert 'href="/accounts/login/" data-testid="cta-login"' in html
+    assert 'href="#recent-matches" data-testid="cta-results"' in html
+    assert 'id="recent-matches"' in html and 'data-testid="cta-watch"' not in html
+    game_service.create_match(alice, bob, 3)
+    newest = game_service.create_match(carol, bob, 1)
+    html = client.get("/").content.decode()
+    assert f'href="/match/{newest.pk}/" data-testid="cta-watch"' in html
+    assert 'data-testid="call-to-action"' not in logged_in(alice).get("/").content.decode()
+
+
 def test_the_lobby_for_a_member(members) -> None:
     alice, bob, carol = members
     to_alice = service.challenge(bob, alice, Format(3, rated=True)).challenge

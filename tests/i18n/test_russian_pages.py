@@ -224,3 +224,25 @@ def test_the_error_pages(club: Club) -> None:
             request = RequestFactory().get("/")
             request.user = club.alisa
             check(render_to_string(page, request=request), page)
+
+
+def test_a_wrong_address_under_debug_is_the_clubs_404_page(club: Club, settings: Any) -> None:
+    """DEBUG is on by default (`make run`): a wrong address, or a record that is not there,
+    is still the club's page in the visitor's language, not Django's technical one."""
+    settings.DEBUG = True
+    for path in ("/нет/такой/страницы/", "/players/Никто/", "/match/999/"):
+        text = get(russian(), path, status=404)
+        assert "Не найдено" in text and "URLconf" not in text, path
+    english = Client().get("/no/such/page/")
+    assert english.status_code == 404
+    assert 'data-testid="not-found"' in english.content.decode()
+    assert "URLconf" not in english.content.decode()
+    # Django's redirect to the address with its slash comes first.
+    assert Client().get("/players").status_code == 301
+
+
+def test_a_guests_name_in_the_header_is_in_russian(club: Club) -> None:
+    done = service.accept_invitation(service.invitation_token(club.invitation), None, "Гоша")
+    assert done.user is not None and done.match is not None
+    text = get(russian(done.user), f"/match/{done.match.pk}/")
+    assert "Гоша (гость)" in text and "guest" not in text
