@@ -18,10 +18,12 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from members.models import MatchFigures
 from rules import ratings
 from rules.challenges import BEST_OF, SHOT_CLOCKS
 from rules.ladder import COOLDOWN, PLACES_ABOVE, Absent, DefaultRule
@@ -247,6 +249,15 @@ class LadderChallenge(models.Model):
         return f"{self.challenger} v {self.defender} ({self.ladder}, {self.status})"
 
 
+class HistoryQuerySet(QuerySet["HistoryEntry"]):
+    def with_endings(self) -> HistoryQuerySet:
+        """Each entry with how its match ended (`ended`: the record's "conceded", "claimed" or
+        "frames"; "" without a match), in the same query: a result played out and a result
+        conceded read differently (ladder/_entry.html)."""
+        ended = MatchFigures.objects.filter(match=OuterRef("match"), seat="A")
+        return self.annotate(ended=Coalesce(Subquery(ended.values("termination")[:1]), Value("")))
+
+
 class HistoryEntry(models.Model):
     """One change of a ladder, for anyone to read; the standing entries replay into the
     positions (`rules.ladder.replay`: joined, result, moved, removed)."""
@@ -292,6 +303,8 @@ class HistoryEntry(models.Model):
     voids = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
     )
+
+    objects = HistoryQuerySet.as_manager()
 
     class Meta:
         ordering = ["-at", "-pk"]

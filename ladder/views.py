@@ -117,7 +117,7 @@ def ladder_page(request: HttpRequest, slug: str | None = None) -> HttpResponse:
 @require_safe
 def history(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     ladder = get_object_or_404(Ladder, slug=slug) if slug is not None else None
-    entries = HistoryEntry.objects.select_related("ladder", "member", "other", "by")
+    entries = HistoryEntry.objects.with_endings().select_related("ladder", "member", "other", "by")
     if ladder is not None:
         entries = entries.filter(ladder=ladder)
     page = Paginator(entries.order_by("-at", "-pk"), HISTORY_PER_PAGE).get_page(

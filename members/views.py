@@ -58,7 +58,7 @@ def directory(request: HttpRequest) -> HttpResponse:
             return refused
     members = (
         Member.objects.filter(user__is_active=True, user__guest__isnull=True)  # members only
-        .select_related("user")
+        .select_related("user", "user__rating")  # the ladder's Glicko-2 rating, if any
         .order_by("folded", "user_id")
     )
     if query:
@@ -71,8 +71,17 @@ def directory(request: HttpRequest) -> HttpResponse:
         .values("player_id")
         .annotate(played=Count("id"), won=Count("id", filter=Q(won=True)))
     }
-    rows = [(m.user, played.get(m.user_id, {"played": 0, "won": 0})) for m in page.object_list]
+    rows = [
+        (m.user, played.get(m.user_id, {"played": 0, "won": 0}), _rating(m.user))
+        for m in page.object_list
+    ]
     return render(request, "members/directory.html", {"query": query, "page": page, "rows": rows})
+
+
+def _rating(user: Any) -> int | None:
+    """A member's rating as the ladder shows it (rounded), None before any rated match."""
+    rating = getattr(user, "rating", None)  # none: never rated
+    return round(rating.rating) if rating is not None and rating.played else None
 
 
 # --- a profile -------------------------------------------------------------------------------

@@ -34,9 +34,8 @@ def match_rating(match: Any) -> dict[str, Any]:
         .order_by("player_id")
     )
     entry = (
-        HistoryEntry.objects.filter(
-            match=match, kind__in=(HistoryEntry.Kind.RESULT, HistoryEntry.Kind.SETTLED)
-        )
+        HistoryEntry.objects.with_endings()
+        .filter(match=match, kind__in=(HistoryEntry.Kind.RESULT, HistoryEntry.Kind.SETTLED))
         .select_related("ladder", "member", "other")
         .first()
     )

@@ -141,12 +141,12 @@ def test_a_ladder_match_from_the_challenge_to_the_swap(
     # The match's page, the history and the profile say the same.
     ed.goto(f"{server.url}/match/{match_id}/")
     expect(ed.get_by_test_id("ladder-result")).to_contain_text(
-        "ed beat dora · ed takes position 1, dora moves down to 2"
+        "dora conceded to ed · ed takes position 1, dora moves down to 2"
     )
     expect(ed.locator('[data-testid="rating-change"][data-player="ed"]')).to_contain_text("+162")
     expect(ed.locator('[data-testid="rating-change"][data-player="dora"]')).to_contain_text("−162")
     ed.goto(f"{server.url}/ladder/history/")
-    expect(ed.get_by_test_id("history-entry").first).to_contain_text("ed beat dora")
+    expect(ed.get_by_test_id("history-entry").first).to_contain_text("dora conceded to ed")
     expect(ed.get_by_test_id("history-match").first).to_have_attribute(
         "href", f"/match/{match_id}/"
     )

@@ -278,6 +278,10 @@ def test_the_end_of_a_match_and_a_rematch(members) -> None:
     assert end.count('data-testid="end-frame"') == 1
     assert 'data-testid="offer-rematch"' in end and 'data-testid="back-to-lobby"' in end
     assert '<p data-testid="end-breaks">None.</p>' in end  # conceded before any break of 50
+    # Its record (the same address, now the record's) and its replay.
+    assert f'href="/match/{match.pk}/" data-testid="end-record"' in end
+    assert f'href="/match/{match.pk}/replay/" data-testid="end-replay"' in end
+    assert Client().get(f"/match/{match.pk}/replay/").status_code == 200
     watcher = logged_in(carol).get(f"/match/{match.pk}/end/").content.decode()
     assert 'data-testid="offer-rematch"' not in watcher and "back-to-lobby" in watcher
 

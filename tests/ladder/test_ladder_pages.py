@@ -13,6 +13,7 @@ from django.utils import timezone
 from club.models import Challenge
 from ladder import chart, service
 from ladder.models import HistoryEntry, Ladder, LadderChallenge
+from members.models import MatchFigures
 from tests.ladder.helpers import accepted, concede, on_ladder, order
 from tests.queries import same_cost
 
@@ -131,7 +132,7 @@ def test_the_history_anyone_can_read(client: Client, members, main) -> None:
     match = accepted(main, cat, ann)
     concede(match, ann)
     html = client.get("/ladder/history/").content.decode()
-    assert "cat beat ann · cat takes position 1, ann moves down to 2" in html
+    assert "ann conceded to cat · cat takes position 1, ann moves down to 2" in html
     assert f'href="/match/{match.pk}/"' in html
     assert "ben joined at position 2" in html and "Club ladder" in html
     service.void(HistoryEntry.objects.get(kind="result").pk, ben, "a mistake")
@@ -150,9 +151,31 @@ def test_a_finished_ladder_match_shows_the_result_and_rating_changes(
     html = client.get(f"/match/{match.pk}/").content.decode()
     section = html[html.index('data-testid="match-rating"') :]
     assert "Ladder and ratings" in section
-    assert "ben beat ann · ben takes position 1, ann moves down to 2" in section
+    assert "ann conceded to ben · ben takes position 1, ann moves down to 2" in section
     assert "ben: 1500 → 1662" in section and "+162" in section
     assert "ann: 1500 → 1338" in section and "−162" in section
+
+
+def test_the_history_says_how_a_result_was_won(client: Client, members, main) -> None:
+    """As the match's record words it: conceded, claimed, or played out; in Russian with the
+    names in the nominative."""
+    ann, ben, *_ = members
+    on_ladder(main, ann, ben)
+    match = concede(accepted(main, ben, ann), ann)
+    russian = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    for ended, english, words in (
+        ("conceded", "ann conceded to ben", "ann сдаётся — победитель ben"),
+        ("claimed", "ben wins by claim: ann left the table",
+         "Техническая победа: ben — соперник ann ушёл из-за стола"),
+        ("frames", "ben beat ann", "ben: победа над игроком ann"),
+    ):  # fmt: skip
+        MatchFigures.objects.filter(match=match).update(termination=ended)
+        for html in (
+            client.get("/ladder/history/").content.decode(),
+            client.get(f"/match/{match.pk}/").content.decode(),
+        ):
+            assert f"{english} · ben takes position 1" in html, ended
+        assert words in russian.get("/ladder/main/history/").content.decode(), ended
 
 
 def test_a_friendly_shows_no_ladder(client: Client, members) -> None:

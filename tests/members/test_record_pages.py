@@ -16,6 +16,7 @@ from django.urls import reverse
 from game import service
 from game.models import Match, MatchEvent
 from game.protocol import client_in
+from ladder.models import Rating
 from tests.members.helpers import store
 from tests.queries import same_cost
 
@@ -51,6 +52,19 @@ def test_the_directory_lists_every_member_with_their_record(client: Client, play
     assert "/players/%D0%90%D0%BB%D0%B8%D1%81%D0%B0/" in html  # a Cyrillic name, as a link
     row = re.search(r"/players/alice/\">alice</a></td>\s*<td>(\d+)</td>\s*<td>(\d+)</td>", html)
     assert row and row.groups() == ("1", "1")
+
+
+def test_the_directory_shows_each_members_rating(client: Client, players) -> None:
+    """The ladder's rating, rounded as the ladder shows it; a dash before any rated match."""
+    alice, bob, _ = players
+    Rating.objects.create(member=alice, rating=1612.6, rd=80, played=3)
+    Rating.objects.create(member=bob, played=0)  # a row, but no rated match yet
+    html = page(client, "/players/")
+    ratings = dict(
+        re.findall(r'/players/(\w+)/">.*?<td data-testid="rating">(.*?)</td>', html, re.S)
+    )
+    assert ratings["alice"] == "1613"
+    assert ratings["bob"].endswith(">–</span>")
 
 
 @pytest.mark.parametrize(
