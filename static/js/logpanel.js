@@ -15,7 +15,8 @@ export class LogPanel {
     this.story = story;
     this.players = players;
     this.ask = ask;
-    this.current = 0; // the frame being played
+    this.current = 0; // the frame being played (the last one, once the match is over)
+    this.over = false; // the match has ended
     this.picked = null; // an earlier frame the reader chose
     this.wanted = null; // an earlier frame the page needs (the one just ended, for its breaks)
     this.asked = new Map(); // frame → when it was asked for (ms)
@@ -31,11 +32,13 @@ export class LogPanel {
     return this.picked || this.current;
   }
 
-  /** The frame being played is `number` (`frames`: the match's frames won, for a result). */
-  follow(number, frames) {
+  /** The frame being played is `number` (`frames`: the match's frames won, for a result;
+   * `over`: the match has ended, so no frame is being played "now"). */
+  follow(number, frames, over = false) {
     this.frames = frames;
-    if (number !== this.current) {
+    if (number !== this.current || over !== this.over) {
       this.current = number;
+      this.over = over;
       if (this.picked === number) this.picked = null;
       this.options();
     }
@@ -44,10 +47,10 @@ export class LogPanel {
 
   options() {
     this.select.replaceChildren();
-    for (let n = this.current; n >= 1; n--) {
+    for (const { n, key } of frameOptions(this.current, this.over)) {
       const o = document.createElement("option");
       o.value = String(n);
-      o.textContent = t(n === this.current ? "log.frame_now" : "log.frame_option", { n });
+      o.textContent = t(key, { n });
       this.select.append(o);
     }
     this.select.value = String(this.shown);
@@ -97,6 +100,16 @@ export class LogPanel {
     }
     for (const entry of frame.entries) list.prepend(item(entry, number, this.frames, players));
   }
+}
+
+/** The frame picker's choices, newest first: the frame being played is marked "(now)"
+ * while the match goes on, never after it has ended. */
+export function frameOptions(current, over) {
+  const out = [];
+  for (let n = current; n >= 1; n--) {
+    out.push({ n, key: n === current && !over ? "log.frame_now" : "log.frame_option" });
+  }
+  return out;
 }
 
 function line(text, className) {

@@ -19,6 +19,8 @@ export class MatchEnd {
 
   show() {
     this.shown = true;
+    // Its rematch offers are answered here: notices.js reads this and lays no toast over it.
+    document.body.dataset.endOf = String(this.matchId);
     // One load at a time; a notice during a load loads again after it.
     const load = (this.loading || Promise.resolve()).then(() => this._load());
     this.loading = load;

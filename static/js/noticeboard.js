@@ -58,3 +58,10 @@ export class NoticeBoard {
     return n ? `(${n}) ${base}` : base;
   }
 }
+
+/** Whether the page answers this challenge itself: a rematch of the match whose end panel
+ * the page shows (`endOf`, body[data-end-of], set by matchend.js) is offered, declined and
+ * withdrawn in that panel, so a toast would only lie over the panel's own buttons. */
+export function answeredOnPage(row, endOf) {
+  return row.rematch_of != null && endOf != null && String(row.rematch_of) === String(endOf);
+}

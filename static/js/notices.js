@@ -4,7 +4,7 @@
 // playing a match on this page: then a toast says where to go).
 
 import { challengeWho, describeFormat, reminderText } from "./clubtext.js";
-import { NoticeBoard } from "./noticeboard.js";
+import { NoticeBoard, answeredOnPage } from "./noticeboard.js";
 
 const SOUND_KEY = "club.sound";
 const TOAST_MS = 12000;
@@ -126,6 +126,16 @@ export class Notices {
     el.dataset.id = String(row.id);
     el.querySelector('[data-field="text"]').textContent = text;
     el.querySelector('[data-field="format"]').textContent = describeFormat(row, this.words);
+    this.box.append(el);
+    this.seen.toasts += 1;
+    if (answeredOnPage(row, document.body.dataset.endOf)) {
+      // The end panel shows it with its own buttons: the toast is only read out (its
+      // region is live), not laid over the panel, and holds nothing to tab to.
+      el.classList.add("sr-only");
+      el.querySelector(".toast-actions").remove();
+      setTimeout(() => el.remove(), TOAST_MS);
+      return;
+    }
     const accept = el.querySelector('[data-action="accept"]');
     const decline = el.querySelector('[data-action="decline"]');
     accept.hidden = decline.hidden = !answer;
@@ -136,8 +146,6 @@ export class Notices {
     link.hidden = !go;
     if (go) link.href = `/match/${go}/`;
     el.querySelector('[data-action="close"]').addEventListener("click", () => el.remove());
-    this.box.append(el);
-    this.seen.toasts += 1;
     if (!answer && !go) setTimeout(() => el.remove(), TOAST_MS);
   }
 

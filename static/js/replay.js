@@ -6,7 +6,8 @@
 // drives it.
 //
 // `at` is how many steps are done: 0 is the frame as racked, `total` its end. While a step is
-// animated `at` stays where the stroke began and moves on when the balls stop.
+// animated `at` stays where the stroke began and moves on when the balls stop. The page counts
+// strokes (`played`, `stroke`, `strokes`), which is what a reader counts.
 
 import { Motion } from "./trajectory.js";
 
@@ -53,6 +54,12 @@ export class Replay {
     return k === -1 ? null : k + 1;
   }
 
+  /** How many strokes are played or being played: the one moving counts. */
+  played() {
+    const through = this.anim ? this.anim.index : this.at - 1;
+    return this.strokes.filter((i) => i <= through).length;
+  }
+
   // --- what the controls do -------------------------------------------------------------------
   /** Jump to a position, nothing moving; playing stops. */
   seek(at) {
@@ -62,14 +69,11 @@ export class Replay {
     this.balls = { ...this.position(this.at) };
   }
 
-  /** The next step: a stroke is animated and then stops; a stroke already moving is
-   * finished at once. */
+  /** The next step: a stroke is animated and then stops. Pressed while a stroke moves, it
+   * steps all the same: the moving stroke lands at once and the next step begins. */
   stepForward() {
     this.playing = false;
-    if (this.anim) {
-      this._finish();
-      return;
-    }
+    if (this.anim) this._finish();
     if (this.at < this.total) this._begin(this.at, true);
   }
 
@@ -174,7 +178,10 @@ export class Replay {
       break: done ? done.break : this.start.break,
       calls: done && !this.anim ? done.calls : [],
       version: done ? done.version : null,
-      stroke: this.nextStroke(),
+      // Strokes, not steps (a decision, the draw, a concession are steps too): the page's
+      // "Stroke 12 / 47" and "Next stroke: 13 / 47" count the same thing.
+      played: this.played(),
+      stroke: this.nextStroke(this.anim ? this.anim.index + 1 : this.at),
       strokes: this.strokes.length,
     };
   }

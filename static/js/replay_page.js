@@ -66,7 +66,7 @@ function render() {
   $("score-A").textContent = String(v.scores.A);
   $("score-B").textContent = String(v.scores.B);
   $("break").textContent = String(v.break);
-  $("at").textContent = String(v.at);
+  $("played").textContent = String(v.played);
   $("next-stroke").textContent = v.stroke === null ? "–" : String(v.stroke);
   const play = $("play");
   play.setAttribute("aria-pressed", String(v.playing));

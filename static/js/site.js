@@ -31,3 +31,18 @@ if (shown) {
     location.reload();
   });
 }
+
+// A finished match's record offers its players the rematch (club/_end_actions.html), as the
+// table's end panel does: offered, declined, withdrawn or expired, it is rendered again (it
+// said "waiting…" after the offer was declined). The offer is answered there, so no toast
+// lies over it (notices.js); the challenger whose offer is accepted goes to the table.
+const ending = document.querySelector("[data-rematch-of]");
+if (ending && page && page.me) {
+  document.body.dataset.endOf = ending.dataset.rematchOf;
+  document.addEventListener("club:notice", (e) => {
+    const row = e.detail;
+    if (String(row.rematch_of) !== ending.dataset.rematchOf) return;
+    if (row.status === "accepted" && row.challenger === page.me) return;
+    location.reload();
+  });
+}

@@ -186,8 +186,8 @@ export class MatchView {
   refreshStory(snap) {
     const players = this.client.players;
     const board = snap.scoreboard;
-    this.logPanel.follow(board.frame_number, board.frames);
     const finished = snap.status === "finished";
+    this.logPanel.follow(board.frame_number, board.frames, finished);
     this.panels.matchOver(finished ? matchResult(snap.result, board.frames, players) : null);
     const f = snap.frame;
     // A frame not begun: racked, the breaker in hand, nothing scored or decided yet.

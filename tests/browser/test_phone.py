@@ -172,6 +172,36 @@ def test_a_12_letter_name_whole_on_the_scoreboard(
         context.close()
 
 
+def test_each_score_stays_on_its_own_row_of_the_log(
+    browser: Any, server: Server, club: dict[str, Any]
+) -> None:
+    """The referee's log on a record and a replay: however a row's words wrap, its score sits
+    within that row (a float at the row's end used to hang into the next one)."""
+    context = browser.new_context(viewport=PHONE_NARROW, has_touch=True, locale="ru")
+    page = context.new_page()
+    for path in (f"/match/{club['done']}/", f"/match/{club['done']}/replay/"):
+        page.goto(f"{server.url}{path}")
+        rows = page.locator("ol.log-entries li")
+        expect(rows.first).to_be_attached()
+        # Narrow, so that every row wraps; its details shown (the record folds them away).
+        page.evaluate(
+            "() => { document.querySelectorAll('details').forEach((d) => { d.open = true; });"
+            " document.querySelectorAll('ol.log-entries').forEach((ol) => {"
+            "   ol.style.width = '9rem'; }); }"
+        )
+        wrapped, strays = page.evaluate(
+            "() => { const rows = [...document.querySelectorAll('ol.log-entries li')];"
+            " const lines = (el) => Math.round(el.getBoundingClientRect().height /"
+            "   parseFloat(getComputedStyle(el).lineHeight));"
+            " const out = rows.filter((li) => { const r = li.getBoundingClientRect();"
+            "   const s = li.querySelector('.score').getBoundingClientRect();"
+            "   return s.top < r.top - 1 || s.bottom > r.bottom + 1; });"
+            " return [rows.filter((li) => lines(li) > 1).length, out.length]; }"
+        )
+        assert wrapped > 0 and strays == 0, (path, wrapped, strays)
+    context.close()
+
+
 def test_the_power_label_in_landscape(browser: Any, server: Server, artifacts: Path) -> None:
     context = browser.new_context(viewport={"width": 740, "height": 360}, has_touch=True)
     login(context, server, "alice")

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { NoticeBoard } from "../noticeboard.js";
+import { NoticeBoard, answeredOnPage } from "../noticeboard.js";
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
 const LATER = "2026-12-01T12:10:00Z";
@@ -55,4 +55,12 @@ test("a challenge past its time stops waiting, though no notice came yet", () =>
   const board = new NoticeBoard("bob");
   board.notice(row({ expires: "2026-12-01T11:59:59Z" }));
   assert.equal(board.count(NOW), 0);
+});
+
+test("a rematch of the match whose end the page shows is answered on the page", () => {
+  const rematch = { id: 9, rematch_of: 12 };
+  assert.equal(answeredOnPage(rematch, "12"), true);
+  assert.equal(answeredOnPage(rematch, "13"), false);
+  assert.equal(answeredOnPage(rematch, undefined), false); // no end panel here
+  assert.equal(answeredOnPage({ id: 10, rematch_of: null }, "12"), false);
 });

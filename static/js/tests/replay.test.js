@@ -66,19 +66,55 @@ test("stepping forward animates the stroke from where the cue ball was placed", 
   assert.equal(replay.at, 1);
 });
 
-test("a second step forward finishes a moving stroke at once", () => {
+/** Let whatever moves come to rest. */
+function rest() {
+  replay.tick(replay.last + 60_000);
+}
+
+test("a second step forward while a stroke moves steps on: it lands, the next one moves", () => {
   replay.stepForward();
   replay.tick(500);
   replay.stepForward();
+  let v = replay.view();
+  assert.equal(v.animating, true);
+  assert.equal(v.at, 1); // the first stroke landed where it was stored
+  assert.deepEqual(replay.balls.white, [1000, 0]); // the second starts from there
+  assert.equal(v.played, 2);
+  rest();
+  v = replay.view();
+  assert.equal(v.at, 2);
+  assert.deepEqual(v.balls, DATA.steps[1].balls);
+  // On a decision (no motion), and at the end, it steps as from rest.
+  replay.stepForward();
+  assert.equal(replay.at, 3);
+  replay.stepForward();
+  replay.stepForward();
+  assert.equal(replay.at, 4);
   assert.equal(replay.view().animating, false);
-  assert.equal(replay.at, 1);
-  assert.deepEqual(replay.balls, DATA.steps[0].balls);
+});
+
+test("the strokes are counted, not the steps: played and next agree", () => {
+  const counts = () => {
+    const v = replay.view();
+    return [v.played, v.stroke, v.strokes];
+  };
+  assert.deepEqual(counts(), [0, 1, 3]);
+  replay.stepForward(); // the first stroke moving: played, the next is the second
+  assert.deepEqual(counts(), [1, 2, 3]);
+  rest();
+  assert.deepEqual(counts(), [1, 2, 3]);
+  replay.seek(2); // after the foul
+  assert.deepEqual(counts(), [2, 3, 3]);
+  replay.seek(3); // after the decision: still two strokes
+  assert.deepEqual(counts(), [2, 3, 3]);
+  replay.seek(4);
+  assert.deepEqual(counts(), [3, null, 3]);
 });
 
 test("every step lands on its stored position, forward and back", () => {
   for (let at = 1; at <= 4; at++) {
     replay.stepForward();
-    if (replay.anim) replay.stepForward();
+    rest();
     assert.equal(replay.at, at);
     assert.deepEqual(replay.balls, DATA.steps[at - 1].balls);
   }
