@@ -4,6 +4,7 @@ from club import views
 
 urlpatterns = [
     path("", views.lobby_page, name="index"),
+    path("recent/", views.recent_matches, name="recent_matches"),
     path("challenges/new/", views.challenge_new, name="challenge_new"),
     path("challenges/invite/", views.invite_new, name="invite_new"),
     path("challenges/<int:challenge_id>/", views.challenge_page, name="challenge"),

@@ -81,6 +81,13 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
     return render(request, "club/lobby.html", context)
 
 
+@require_safe
+def recent_matches(request: HttpRequest) -> HttpResponse:
+    """The lobby's recent results alone: its script reads them again when it sees a match
+    finish (static/js/lobby.js), so that they follow without a reload."""
+    return render(request, "club/_recent_matches.html")
+
+
 # --- making challenges ---------------------------------------------------------------------------
 @login_required
 @require_http_methods(["GET", "POST"])

@@ -254,6 +254,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._greet(greeting)
         known = HEARTBEATS.presence.get(self.match_id)
         if known is not None:
+            if self._held is None:
+                # A spectator's row is written with the next flush, and a new count alone is
+                # broadcast seldom: counted here, they never read "0 watching" while watching.
+                known = known.model_copy(update={"spectators": known.spectators + 1})
             await self.send(known.text())  # who is here, without waiting for a broadcast
         if started is not None:
             await start_clock(self.match_id, started)

@@ -89,12 +89,39 @@ function ticking() {
   return gone;
 }
 
+// --- the recent results: rendered by the server, read again when a match is seen to end ---
+let recentReads = 0;
+let reading = Promise.resolve();
+let welcomed = false;
+
+function readRecent() {
+  // One read at a time, in order: the last to land is the newest.
+  reading = reading.then(async () => {
+    try {
+      const answer = await fetch(root.dataset.recent, { credentials: "same-origin" });
+      if (answer.status !== 200) return;
+      const box = document.createElement("template");
+      box.innerHTML = await answer.text();
+      const fresh = box.content.querySelector('[data-testid="recent-matches"]');
+      const shown = $("recent-matches");
+      if (fresh && shown) shown.replaceWith(fresh);
+      recentReads += 1;
+    } catch {
+      /* offline: the next finish, or welcome, reads them again */
+    }
+  });
+}
+
 function receive(msg) {
   if (notices) notices.handle(msg);
+  const finished = state.finished;
   if (msg.type === "welcome") {
     state.welcome(msg);
+    if (welcomed) readRecent(); // back after a break: a match may have ended meanwhile
+    welcomed = true;
   } else if (msg.type === "update") {
     state.update(msg);
+    if (state.finished !== finished) readRecent();
   } else if (msg.type === "notice") {
     state.notice(msg.challenge);
   } else {
@@ -136,6 +163,7 @@ window.clubLobby = () => {
     JSON.stringify({
       connection,
       updates: state.updates,
+      recentReads,
       live: state.live(),
       open: ids(state.open(now)),
       mine: ids(state.mine()),

@@ -29,6 +29,7 @@ export class LobbyState {
     this.matches = new Map(); // id -> row, live or finished
     this.challenges = new Map(); // open challenges by anyone: id -> row
     this.updates = 0;
+    this.finished = 0; // matches seen to finish: the recent results are read again after each
   }
 
   /** A whole new picture (after every connection): what it lists, each row at the newest
@@ -42,7 +43,14 @@ export class LobbyState {
   update(msg) {
     this.updates += 1;
     let changed = 0;
-    for (const row of msg.matches) changed += newest(this.matches, row) ? 1 : 0;
+    for (const row of msg.matches) {
+      const was = this.matches.get(row.id);
+      if (!newest(this.matches, row)) continue;
+      changed += 1;
+      if (row.status === "finished" && !row.practice && (!was || was.status !== "finished")) {
+        this.finished += 1;
+      }
+    }
     for (const row of msg.challenges) changed += newest(this.challenges, row) ? 1 : 0;
     return changed;
   }

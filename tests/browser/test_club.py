@@ -132,6 +132,10 @@ def test_a_challenge_from_the_lobby_to_the_table_and_a_rematch(
     settled([alice, bob], 3)
     carol.wait_for_function("id => !clubLobby().live.some(m => m.id === id)", arg=match_id)
     expect(row).to_have_count(0)
+    # ... and among the recent results, without a reload.
+    expect(
+        carol.locator(f'[data-testid="recent-matches"] [data-match="{match_id}"]')
+    ).to_contain_text("best of 1 · conceded")
 
     # The end of the match: the result, the frames, a rematch offer, the way back.
     for page in (alice, bob):

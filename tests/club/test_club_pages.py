@@ -72,6 +72,19 @@ def test_the_lobby_asks_a_visitor_in(client: Client, members) -> None:
     assert 'data-testid="call-to-action"' not in logged_in(alice).get("/").content.decode()
 
 
+def test_the_recent_results_alone_for_the_lobby_to_read_again(client: Client, members) -> None:
+    """When the lobby sees a match finish it reads this part again (static/js/lobby.js)."""
+    html = client.get("/").content.decode()
+    assert 'data-recent="/recent/"' in html
+    assert "No finished match yet." in client.get("/recent/").content.decode()
+    match = _finished(members)
+    part = client.get("/recent/").content.decode()
+    assert part.lstrip().startswith('<section class="recent-matches"') and "<html" not in part
+    assert f'href="/match/{match.pk}/" class="score">1–0<' in part
+    russian = Client(HTTP_ACCEPT_LANGUAGE="ru").get("/recent/").content.decode()
+    assert "Последние матчи" in russian
+
+
 def test_the_lobby_for_a_member(members) -> None:
     alice, bob, carol = members
     to_alice = service.challenge(bob, alice, Format(3, rated=True)).challenge

@@ -132,6 +132,20 @@ async def test_a_crowd_arriving_makes_few_presence_broadcasts(match, players, se
     assert (await late.expect("presence", timeout=0.5))["players"]["B"]["online"]
 
 
+async def test_a_late_spectator_counts_themselves_watching(match, players, settings) -> None:
+    """A spectator's row is written with the next flush and a new count is broadcast only
+    with the heartbeat: what they are told on arrival counts them already."""
+    settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.05, "HEARTBEAT": 60.0}
+    alice = Client(match.pk, players[0])
+    await alice.open()
+    assert (await alice.expect("presence", timeout=2))["spectators"] == 0
+    for n in (1, 2):
+        late = Client(match.pk, address=f"10.0.4.{n}")
+        await late.open()
+        told = await late.expect("presence", timeout=0.5)
+        assert told["spectators"] >= 1 and told["players"]["A"]["online"], told
+
+
 async def test_nobody_can_be_claimed_against_before_they_came(players, db) -> None:
     m = await database_sync_to_async(service.create_match)(
         players[0], players[1], 35, draw="A", reconnect_grace=0

@@ -63,3 +63,18 @@ test("open challenges: listed while open and not past their time; practice stays
   assert.deepEqual(lobby.live(), []);
   assert.deepEqual(lobby.mine().map((m) => m.id), [4]);
 });
+
+test("a match seen to finish is counted, once, for the recent results to be read again", () => {
+  const lobby = new LobbyState("carol");
+  lobby.welcome(welcome({ matches: [match(1, 3), match(2, 1)] }));
+  lobby.update({ matches: [match(1, 4)], challenges: [] });
+  assert.equal(lobby.finished, 0);
+  lobby.update({ matches: [match(1, 5, { status: "finished" })], challenges: [] });
+  assert.equal(lobby.finished, 1);
+  lobby.update({ matches: [match(1, 5, { status: "finished" })], challenges: [] }); // again
+  lobby.update({ matches: [match(2, 1, { status: "abandoned" })], challenges: [] });
+  assert.equal(lobby.finished, 1);
+  // One the welcome never listed (it began and ended between two looks) counts too.
+  lobby.update({ matches: [match(7, 9, { status: "finished" })], challenges: [] });
+  assert.equal(lobby.finished, 2);
+});
