@@ -156,6 +156,7 @@ class _Heartbeats:
         self.presence: dict[int, server_out.Presence] = {}  # match id -> last presence sent
         self.counted: dict[int, float] = {}  # match id -> when a new count alone was sent
         self.dirty: set[int] = set()  # matches whose presence may have changed
+        self.held: dict[int, asyncio.TimerHandle] = {}  # a going not told yet: `_told_later`
         self.flushing: asyncio.Task[None] | None = None
         self.task: asyncio.Task[None] | None = None
 
@@ -190,6 +191,8 @@ class _Heartbeats:
         """Forget every socket and stop beating (tests start each from a clean process)."""
         for task in (self.task, self.flushing):
             _cancel(task)
+        for handle in self.held.values():
+            handle.cancel()
         self.__init__()  # type: ignore[misc]
 
     def changed(self, match_id: int) -> None:
@@ -217,6 +220,13 @@ class _Heartbeats:
         for match_id, info in zip(matches, infos, strict=True):
             last = self.presence.get(match_id)
             if last == info:
+                continue
+            wait = _told_later(last, info)
+            if wait is not None:  # looked at again then: by then a reload has come back
+                if match_id in self.held:
+                    self.held[match_id].cancel()
+                loop = asyncio.get_running_loop()
+                self.held[match_id] = loop.call_later(wait, self.changed, match_id)
                 continue
             if last is not None and last.players == info.players:
                 counted = self.counted.get(match_id)
@@ -265,6 +275,24 @@ class _Heartbeats:
 
 
 HEARTBEATS = _Heartbeats()
+
+
+def _told_later(last: server_out.Presence | None, info: server_out.Presence) -> float | None:
+    """Seconds to wait before telling `info`, when it says that a player who was at the table
+    went away less than `AWAY_NOTICE` ago. A reload closes the page's socket and opens another
+    a second or so later: told at once, the opponent read that they had left and might be
+    claimed against. The claim rule reads the stored absence from its start
+    (rules/presence.py): only the telling waits, and a player back in time is never told gone.
+    """
+    if last is None:
+        return None
+    notice = settings.SNOOKER["AWAY_NOTICE"]
+    now = timezone.now()
+    wait = 0.0
+    for seat, seen in info.players.items():
+        if last.players[seat].online and not seen.online and seen.away_since is not None:
+            wait = max(wait, notice - (now - seen.away_since).total_seconds())
+    return wait if wait > 0 else None
 
 
 # --- the shot clock ----------------------------------------------------------------------------

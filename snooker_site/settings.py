@@ -208,6 +208,7 @@ class SnookerSettings(TypedDict):
     HEARTBEAT: float
     CONNECTION_STALE: float
     PRESENCE_COALESCE: float
+    AWAY_NOTICE: float
     SPECTATOR_COUNT_EVERY: float
     RATE_BURST: int
     RATE_PER_SECOND: float
@@ -243,6 +244,9 @@ SNOOKER: SnookerSettings = {
     # Comings and goings within this many seconds make one presence broadcast; a new count
     # of spectators alone goes out with the heartbeat, at most this often.
     "PRESENCE_COALESCE": float(os.environ.get("SNOOKER_PRESENCE_COALESCE", "0.5")),
+    # A player's going is told only once they have been away this long: a reload (the page's
+    # socket closed, another opened) must not read as leaving. Claims are not delayed.
+    "AWAY_NOTICE": float(os.environ.get("SNOOKER_AWAY_NOTICE", "3")),
     "SPECTATOR_COUNT_EVERY": float(os.environ.get("SNOOKER_SPECTATOR_COUNT_EVERY", "30")),
     # Flood control per socket: a bucket of messages refilled at a steady rate; a socket
     # refused without pause for this many seconds is closed (the match goes on).

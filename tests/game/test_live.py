@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -376,4 +377,36 @@ async def test_a_player_lost_with_a_dead_process_turns_absent(match, players, se
             break
         await asyncio.sleep(0.1)
     assert not await dead()
+    await a.close()
+
+
+async def test_a_reload_does_not_read_as_leaving(match, players, settings) -> None:
+    """A player's socket closed and another opened within the away notice (a reload): the
+    opponent is never told they went. One who stays away is told, once the notice is over."""
+    notice = 0.6
+    settings.SNOOKER = {**settings.SNOOKER, "AWAY_NOTICE": notice, "PRESENCE_COALESCE": 0.05}
+    a, b = Client(match.pk, players[0]), Client(match.pk, players[1])
+    await a.open()
+    await b.open()
+    presence = await a.expect("presence")
+    while not presence["players"]["B"]["online"]:
+        presence = await a.expect("presence")
+    told = len(a.seen)
+    await b.close()
+    await asyncio.sleep(0.3)  # the page reloading: longer than presence is coalesced
+    again = Client(match.pk, players[1])  # the reloaded page
+    await again.open()
+    await again.expect("presence")
+    await asyncio.sleep(notice + 0.3)  # past the notice: nothing to wait for but its end
+    while not await a.ws.receive_nothing(timeout=0.05):
+        await a.recv()
+    presences = [m for m in a.seen[told:] if m["type"] == "presence"]
+    assert all(p["players"]["B"]["online"] for p in presences), presences
+    await again.close()
+    gone = time.monotonic()
+    presence = await a.expect("presence")
+    while presence["players"]["B"]["online"]:
+        presence = await a.expect("presence")
+    assert time.monotonic() - gone >= notice - 0.05
+    assert presence["players"]["B"]["away_since"] is not None
     await a.close()

@@ -50,7 +50,8 @@ async def test_presence_converges_within_two_heartbeats_after_sigkill(
     server_env: dict[str, str],  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    env = {**server_env, "SNOOKER_HEARTBEAT": str(HEARTBEAT)}
+    # A going is told after the away notice (a reload is not a leaving): here within a beat.
+    env = {**server_env, "SNOOKER_HEARTBEAT": str(HEARTBEAT), "SNOOKER_AWAY_NOTICE": "1"}
     one, two = Daphne("daphne-1", env, tmp_path), Daphne("daphne-2", env, tmp_path)
     alice: LiveClient | None = None
     bob: LiveClient | None = None
