@@ -42,6 +42,7 @@ if (ending && page && page.me) {
   document.addEventListener("club:notice", (e) => {
     const row = e.detail;
     if (String(row.rematch_of) !== ending.dataset.rematchOf) return;
+    if (String(row.id) === ending.dataset.offer && row.status === ending.dataset.status) return;
     if (row.status === "accepted" && row.challenger === page.me) return;
     location.reload();
   });
