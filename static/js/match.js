@@ -5,6 +5,7 @@
 import { Aim } from "./aiming.js";
 import { MatchClient } from "./client.js";
 import { Connection } from "./connection.js";
+import { CONSTANTS } from "./constants.js";
 import { DecisionPanel, decisionMarks } from "./decision.js";
 import { askHint, refusalKey } from "./hint.js";
 import { language, t, translatePage } from "./i18n.js";
@@ -51,6 +52,8 @@ const client = new MatchClient({
 
 const conn = new Connection({
   matchId,
+  protocol: CONSTANTS.protocol,
+  closeCodes: CONSTANTS.close_codes,
   versionOf: () => client.version,
   onMessage: receive,
   onState: (state, detail) => {
