@@ -2,10 +2,10 @@
 // events, the story of each frame, the view and the player's input, and offers a read-only
 // hook to the browser tests.
 
-import { Aim } from "./aiming.js";
+import { Aim, AimPainter } from "./aiming.js";
 import { MatchClient } from "./client.js";
 import { Connection } from "./connection.js";
-import { CONSTANTS } from "./constants.js";
+import { CONSTANTS, GEOMETRY, GUIDE } from "./constants.js";
 import { DecisionPanel, decisionMarks } from "./decision.js";
 import { askHint, refusalKey } from "./hint.js";
 import { language, t, translatePage } from "./i18n.js";
@@ -29,8 +29,8 @@ const PLAYBACK = Math.min(40, Math.max(0.25, Number(params.get("playback")) || 1
 translatePage(root);
 const panels = new Panels(root);
 const canvas = root.querySelector("#table");
-const tableView = new TableView(canvas);
-const aim = new Aim();
+const tableView = new TableView(canvas, CONSTANTS.table);
+const aim = new Aim(CONSTANTS.stroke);
 const playback = new Playback(PLAYBACK);
 const story = new Story();
 const settings = new Settings(window.localStorage);
@@ -75,7 +75,8 @@ const logPanel = new LogPanel({
 });
 const view = new MatchView({
   root, panels, decision, logPanel, story, tableView, client, playback, aim, conn, settings,
-  sounds, rate: PLAYBACK, practice: root.dataset.practice === "true",
+  sounds, painter: new AimPainter(GUIDE, CONSTANTS.stroke), constants: CONSTANTS,
+  geometry: GEOMETRY, rate: PLAYBACK, practice: root.dataset.practice === "true",
 });
 const coarse = window.matchMedia("(pointer: coarse)");
 view.touch = coarse.matches;
@@ -84,7 +85,10 @@ coarse.addEventListener("change", () => {
   view.refresh();
 });
 const matchEnd = new MatchEnd({ el: panels.el("match-end-panel"), url: root.dataset.end, matchId });
-bindInput({ panels, view, client, conn, aim, canvas, tableView, settings, sounds });
+bindInput({
+  panels, view, client, conn, aim, canvas, tableView, settings, sounds, constants: CONSTANTS,
+  geometry: GEOMETRY,
+});
 if (settings.get("sound")) sounds.enable(true);
 
 // The hint at a practice table (its member only: the template gives the URL to them alone).

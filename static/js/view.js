@@ -4,8 +4,6 @@
 // when a new position arrives, where the cue points (at a ball on it can hit) and, after a
 // stroke, the power and spin (back to neutral unless the player keeps them).
 
-import { drawAim, drawD, drawHint, drawMarks, drawPlacement, drawSpin } from "./aiming.js";
-import { CONSTANTS, GEOMETRY } from "./constants.js";
 import { decisionMarks } from "./decision.js";
 import { hintShown } from "./hint.js";
 import { num, t } from "./i18n.js";
@@ -13,16 +11,31 @@ import { clock, powerText } from "./panels.js";
 import { soundsOf } from "./sound.js";
 import { ballName, matchResult, refereeCalls, spinLabel, spokenEvent } from "./story.js";
 
-// How long the end of a frame stays on the table before the next rack (ms of real time;
-// the playback rate of the tests shortens it as it shortens strokes): the server's figure,
-// which also starts the breaker's shot clock after it.
-const HOLD_MS = CONSTANTS.frame_hold * 1000;
-
 export class MatchView {
-  constructor(parts) {
-    Object.assign(this, parts); // root, panels, decision, logPanel, story, tableView, client,
-    // playback, aim, conn, settings, sounds, rate, practice
-    this.el = this.panels.el;
+  constructor({ root, panels, decision, logPanel, story, tableView, painter, client, playback,
+    aim, conn, settings, sounds, constants, geometry, rate, practice }) {
+    this.root = root; // the match's element
+    this.panels = panels; // the scoreboard, turn, notices and panels (panels.js)
+    this.el = panels.el; // an element of the match by its test id
+    this.decision = decision; // the decision asked after a foul (decision.js)
+    this.logPanel = logPanel; // the referee's log of each frame (logpanel.js)
+    this.story = story; // what happened in each frame (story.js)
+    this.tableView = tableView; // the table's canvas (table.js)
+    this.painter = painter; // the aim, the D and the marks drawn on it (aiming.js)
+    this.client = client; // the protocol's state (client.js)
+    this.playback = playback; // the events animated, and the position shown (playback.js)
+    this.aim = aim; // this player's cue (aiming.js)
+    this.conn = conn; // the socket (connection.js)
+    this.settings = settings; // the page's settings (settings.js)
+    this.sounds = sounds; // sound.js
+    this.constants = constants; // the page constants (constants.js)
+    this.geometry = geometry; // the table's geometry (geometry.js)
+    this.rate = rate; // the playback rate (1: real time; tests speed it up)
+    this.practice = practice; // a practice table: one member plays both seats
+    // How long the end of a frame stays on the table before the next rack (ms of real time;
+    // the playback rate of the tests shortens it as it shortens strokes): the server's
+    // figure, which also starts the breaker's shot clock after it.
+    this.holdMs = constants.frame_hold * 1000;
     this.connection = "connecting";
     this.remoteAim = null; // the striker's aim as relayed to us
     this.presented = []; // versions shown, in order
@@ -119,7 +132,7 @@ export class MatchView {
       };
       this.remoteAim = null;
       const speed = event.request && event.request.speed ? event.request.speed : 0;
-      this.sounds.stroke(soundsOf(event.shot, speed, CONSTANTS.stroke.max_speed), this.rate);
+      this.sounds.stroke(soundsOf(event.shot, speed, this.constants.stroke.max_speed), this.rate);
       this.refresh();
     }
   }
@@ -157,7 +170,7 @@ export class MatchView {
       }
       if (event.frame_end && !event.match_end && final) {
         // The frame's last position stays a moment, beside the panel with its result.
-        this.hold = { until: now + HOLD_MS / Math.max(1, this.rate), balls: final };
+        this.hold = { until: now + this.holdMs / Math.max(1, this.rate), balls: final };
         this.el("rack-now").hidden = false;
       }
       if (event.kind === "stroke" && !this.settings.get("keepStroke")) this.aim.resetStroke();
@@ -234,7 +247,7 @@ export class MatchView {
     if (!cue) return;
     const { balls } = this.shown.frame;
     const on = this.shown.turn.balls_on;
-    const found = GEOMETRY.aimAt(cue, on, balls);
+    const found = this.geometry.aimAt(cue, on, balls);
     if (found) {
       this.aim.angle = found.angle;
       return;
@@ -253,7 +266,7 @@ export class MatchView {
   target() {
     const cue = this.cuePosition();
     if (!cue) return null;
-    return GEOMETRY.predict(cue, this.aim.angle, this.shown.frame.balls).target;
+    return this.geometry.predict(cue, this.aim.angle, this.shown.frame.balls).target;
   }
 
   // --- the controls --------------------------------------------------------------------------
@@ -280,7 +293,7 @@ export class MatchView {
     el("spin-value").textContent = label;
     el("spin").setAttribute("aria-valuetext", label);
     el("spin").setAttribute("aria-valuenow", String(aim.height));
-    drawSpin(el("spin"), aim);
+    this.painter.drawSpin(el("spin"), aim);
   }
 
   refreshNomination() {
@@ -444,7 +457,7 @@ export class MatchView {
     const zoom = this.settings.get("zoom") ? 2 : 1;
     // Zoomed, the view follows the cue ball at rest; from hand it looks at the D (not at the
     // ball being dragged, which would move the table under the finger).
-    const focus = snap && snap.frame.in_hand ? CONSTANTS.table.d_centre : this.cuePosition();
+    const focus = snap && snap.frame.in_hand ? this.constants.table.d_centre : this.cuePosition();
     if (this.tableView.view(zoom, this.playback.anim ? this.tableView.focus : focus)) {
       this.dirty = true;
     }
@@ -460,30 +473,32 @@ export class MatchView {
     const marks = this.hold || moving ? null : decisionMarks(snap, this.decision.focus);
     return {
       under: (ctx, v) => {
-        if (marks) drawMarks(ctx, v, marks, snap.frame.balls, "under");
+        if (marks) this.painter.drawMarks(ctx, v, marks, snap.frame.balls, "under");
         else if (snap && snap.frame.in_hand && !moving && snap.status === "live" &&
             !snap.frame.pending && !this.hold) {
-          drawD(ctx);
+          this.painter.drawD(ctx);
         }
       },
       over: (ctx, v) => {
         if (!snap || moving || this.hold) return;
         // A practice table's hint, under the member's own aim (hint.js).
-        if (hintShown(this.proHint, snap)) drawHint(ctx, v, this.proHint, snap.frame.balls);
+        if (hintShown(this.proHint, snap)) {
+          this.painter.drawHint(ctx, v, this.proHint, snap.frame.balls);
+        }
         if (marks) {
-          drawMarks(ctx, v, marks, snap.frame.balls, "over");
+          this.painter.drawMarks(ctx, v, marks, snap.frame.balls, "over");
           return;
         }
         if (this.ready()) {
           const cue = this.cuePosition();
-          if (snap.frame.in_hand) drawPlacement(ctx, v, this.aim.hover);
-          if (cue) drawAim(ctx, v, cue, this.aim, snap.frame.balls, { mine: true });
+          if (snap.frame.in_hand) this.painter.drawPlacement(ctx, v, this.aim.hover);
+          if (cue) this.painter.drawAim(ctx, v, cue, this.aim, snap.frame.balls, { mine: true });
           return;
         }
         const remote = this.remoteAim;
         if (remote && remote.seat === snap.scoreboard.to_act && remote.seat !== this.client.seat) {
           const cue = snap.frame.in_hand ? remote.cue_ball : snap.frame.balls.white;
-          if (cue) drawAim(ctx, v, cue, remote, snap.frame.balls, { mine: false });
+          if (cue) this.painter.drawAim(ctx, v, cue, remote, snap.frame.balls, { mine: false });
         }
       },
     };

@@ -125,3 +125,121 @@ export function fakeEnv({ clock = new FakeClock(), random = () => 0.5, refuse = 
   };
   return env;
 }
+
+/** An element the test fires events at: `fire(type, props)` calls its listeners with an event
+ * that records preventDefault and stopPropagation. */
+export class FakeElement {
+  constructor(id = "", tagName = "DIV") {
+    this.id = id;
+    this.tagName = tagName;
+    this.listeners = {};
+    this.dataset = {};
+    this.style = {};
+    this.attributes = {};
+    this.hidden = false;
+    this.disabled = false;
+    this.checked = false;
+    this.value = "";
+    this.children = [];
+    this.focused = 0;
+    this.captured = [];
+    this.rect = { left: 0, top: 0, width: 100, height: 100 };
+    this.activeElement = null; // as a document
+  }
+
+  addEventListener(type, fn) {
+    (this.listeners[type] ||= []).push(fn);
+  }
+
+  fire(type, props = {}) {
+    const event = {
+      type,
+      target: this,
+      prevented: false,
+      stopped: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+      stopPropagation() {
+        this.stopped = true;
+      },
+      ...props,
+    };
+    for (const fn of this.listeners[type] || []) fn(event);
+    return event;
+  }
+
+  click() {
+    this.fire("click");
+  }
+
+  focus() {
+    this.focused += 1;
+  }
+
+  setPointerCapture(id) {
+    this.captured.push(id);
+  }
+
+  setAttribute(name, value) {
+    this.attributes[name] = String(value);
+  }
+
+  getBoundingClientRect() {
+    return this.rect;
+  }
+
+  querySelectorAll() {
+    return this.children;
+  }
+
+  closest() {
+    return this;
+  }
+}
+
+/** The match page's elements by test id, made as they are asked for. */
+export function fakePage() {
+  const made = new Map();
+  const el = (id) => {
+    if (!made.has(id)) made.set(id, new FakeElement(id));
+    return made.get(id);
+  };
+  return { el, doc: new FakeElement("document"), root: new FakeElement("match") };
+}
+
+/** A 2D context that records the calls made on it: `calls` [[name, ...args]]. */
+export function recordingContext() {
+  const calls = [];
+  const gradient = { addColorStop() {} };
+  const ctx = new Proxy({}, {
+    get(target, name) {
+      if (name in target) return target[name];
+      if (name === "calls") return calls;
+      if (name === "createLinearGradient" || name === "createRadialGradient") {
+        return (...args) => {
+          calls.push([name, ...args]);
+          return gradient;
+        };
+      }
+      return (...args) => {
+        calls.push([name, ...args]);
+      };
+    },
+    set(target, name, value) {
+      target[name] = value;
+      return true;
+    },
+  });
+  return ctx;
+}
+
+/** A canvas of `width` × `height` CSS px, drawing on a recording context. */
+export function fakeCanvas(width, height) {
+  const canvas = new FakeElement("table", "CANVAS");
+  canvas.rect = { left: 0, top: 0, width, height };
+  const ctx = recordingContext();
+  canvas.getContext = () => ctx;
+  canvas.ctx = ctx;
+  return canvas;
+}
