@@ -54,12 +54,14 @@ export class Aim {
     const limit = this.miscue;
     const n = Math.hypot(side, height);
     const k = n > limit ? limit / n : 1;
-    this.side = Math.round(side * k * 1000) / 1000;
-    this.height = Math.round(height * k * 1000) / 1000;
-    if (Math.hypot(this.side, this.height) > limit) {
-      this.side *= 0.999;
-      this.height *= 0.999;
-    }
+    const to = (round) => {
+      this.side = round(side * k * 1000) / 1000;
+      this.height = round(height * k * 1000) / 1000;
+    };
+    to(Math.round);
+    // Rounding may carry the tip just past the limit (which the server refuses): then the
+    // thousandths are cut towards the centre instead.
+    if (Math.hypot(this.side, this.height) > limit) to(Math.trunc);
   }
 
   message(inHand) {

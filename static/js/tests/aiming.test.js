@@ -36,7 +36,7 @@ test("the tip stays inside the miscue limit, however far it is put", () => {
   const aim = new Aim(CONSTANTS.stroke);
   aim.setSpin(0.1, -0.2);
   assert.deepEqual([aim.side, aim.height], [0.1, -0.2]);
-  for (const [s, h] of [[3, 0], [0.6, 0.8], [LIMIT, 0]]) {
+  for (const [s, h] of [[3, 0], [-1, 1], [1, -1], [0.6, 0.8], [-0.35, -0.36], [LIMIT, 0]]) {
     aim.setSpin(s, h);
     assert.ok(Math.hypot(aim.side, aim.height) <= LIMIT, `${s}, ${h}`);
     assert.ok(Math.hypot(aim.side, aim.height) > LIMIT * 0.99, `${s}, ${h}`);
