@@ -6,158 +6,21 @@
 // ball or arrow keys on it. Requests go through the client (client.js); what they change on
 // screen is the view's (view.js).
 //
-// Each binder below has one job and is given what it needs (`Controls`): the page's elements,
-// the view, the client, the aim, the table's geometry and the stroke's limits from the page
-// constants, passed in, so that static/js/tests/input.test.js drives them under Node.
+// Each binder below has one job: it listens to its controls and asks the Controls
+// (controls.js) for what they do, given the page's elements, the view, the client, the aim,
+// the table's geometry and the stroke's limits from the page constants, passed in, so that
+// static/js/tests/input.test.js drives them under Node.
 
 import { normaliseAngle } from "./aiming.js";
+import { AimSender, BROWSER_CLOCK, Controls } from "./controls.js";
 import { t } from "./i18n.js";
-import { refusalText } from "./story.js";
 import { vernierTurn } from "./vernier.js";
 
-const AIM_EVERY = 120; // ms between aim messages (the server relays at most 10 a second)
-const AIM_SETTLE = 400; // ms after the last change, the final aim is sent again
 const GRAB = 2.5; // ball radii: how near the cue ball a press picks it up to move it
 const POWER_STEP = 0.1; // m/s, the − and + buttons (the slider's own step)
 const TIP_STEP = 0.05; // ball radii, an arrow key on the spin control
 const NUDGE = 5; // mm, Alt+arrow on the table moves the cue ball from hand
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-
-/** The browser's clock (AimSender's by default). */
-const BROWSER_CLOCK = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (id) => clearTimeout(id),
-};
-
-/** The aim as the opponent and the spectators see it move: at most one `aim` message every
- * AIM_EVERY ms, and the final aim once more a little later (the server drops aim messages
- * that come too fast, and the last one must get through). */
-export class AimSender {
-  constructor({ view, conn, aim, clock = BROWSER_CLOCK }) {
-    this.view = view;
-    this.conn = conn;
-    this.aim = aim;
-    this.clock = clock;
-    this.lastSent = -Infinity;
-    this.timer = null;
-    this.settle = null;
-  }
-
-  /** The aim moved: the view shows it, and the socket sends it if it is ours to play. */
-  changed() {
-    const { view, clock } = this;
-    view.aimMoved();
-    if (!view.ready()) return;
-    const wait = AIM_EVERY - (clock.now() - this.lastSent);
-    if (wait <= 0) this.send();
-    else if (!this.timer) this.timer = clock.setTimeout(() => this.send(), wait);
-    clock.clearTimeout(this.settle);
-    this.settle = clock.setTimeout(() => this.send(), AIM_SETTLE);
-  }
-
-  send() {
-    const { view, aim, clock } = this;
-    clock.clearTimeout(this.timer);
-    this.timer = null;
-    const placing = view.shown.frame.in_hand;
-    if (!view.ready() || (placing && !aim.cueBall)) return;
-    this.lastSent = clock.now();
-    this.conn.send({ type: "aim", ...aim.message(placing) });
-  }
-}
-
-/** What the binders share. `changed()`: the aim moved (AimSender.changed). */
-export class Controls {
-  constructor({ panels, view, client, aim, geometry, stroke, changed }) {
-    this.panels = panels;
-    this.el = panels.el;
-    this.view = view;
-    this.client = client;
-    this.aim = aim;
-    this.geometry = geometry; // the table's (geometry.js)
-    this.stroke = stroke; // the page constants' stroke limits
-    this.changed = changed;
-  }
-
-  /** Whether the cue ball is in hand in the position shown. */
-  placing() {
-    return this.view.shown.frame.in_hand;
-  }
-
-  /** Why the cue ball may not go at `p` from hand (geometry.js), or null. */
-  refusal(p) {
-    return this.geometry.placementRefusal(p, this.view.shown.frame.balls);
-  }
-
-  refused(why, ms) {
-    this.panels.notice(t("place.refused", { why: refusalText(why) }), ms ? { ms } : undefined);
-  }
-
-  /** Play the stroke aimed. */
-  strike() {
-    const { view, client, aim, panels } = this;
-    if (!view.ready()) return;
-    if (this.placing() && !aim.cueBall) {
-      panels.notice(t("place.first"));
-      return;
-    }
-    client.request({
-      type: "stroke",
-      version: client.version,
-      ...aim.message(this.placing()),
-      nominated: view.nominated(),
-    });
-    view.refresh();
-  }
-
-  /** Answer the decision asked. */
-  choose(option) {
-    const { view, client } = this;
-    if (!view.shown || client.pending) return;
-    this.el("decision-panel").hidden = true;
-    client.request({ type: "choose", version: client.version, option });
-    view.refresh();
-  }
-
-  /** Ask first; then send `concede` or `claim` if the frame asked about is still in play. */
-  async settle(type, scope) {
-    const { view, client, panels } = this;
-    if (!view.canAct()) return;
-    const n = view.shown.scoreboard.frame_number;
-    const name = client.players[client.seat === "A" ? "B" : "A"];
-    const ask = {
-      title: t(`confirm.${type}_${scope}`, { n }),
-      text: t(`confirm.${type}_${scope}.text`, { n, name }),
-      yes: t(`confirm.${type}_${scope}.yes`),
-    };
-    if (!(await panels.confirm(ask))) return;
-    if (!view.canAct() || view.shown.scoreboard.frame_number !== n) {
-      panels.notice(t("notice.changed"), { ms: 6000 });
-      return;
-    }
-    client.request({ type, scope });
-    view.refresh();
-  }
-
-  /** Put the cue ball from hand at `p`, if the referee would allow it there. */
-  place(p) {
-    const { aim, view, panels } = this;
-    const why = this.refusal(p);
-    aim.hover = { point: p, refusal: why };
-    if (why) {
-      this.refused(why);
-      view.dirty = true;
-      return;
-    }
-    panels.notice("");
-    const fresh = !aim.cueBall;
-    aim.cueBall = p;
-    if (fresh) view.aimAtBallOn();
-    view.refresh();
-    this.changed();
-  }
-}
 
 /** The power: its slider and its − and + buttons, to the slider's step within the limits. */
 export function bindPower(c) {

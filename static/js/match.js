@@ -1,6 +1,7 @@
 // The live match page: wires the connection to the client (protocol state), the playback of
-// events, the story of each frame, the view and the player's input, and offers a read-only
-// hook to the browser tests.
+// events, the story of each frame, the view, its table's scene and the player's input, with
+// the page constants (constants.js) passed to each, and offers a read-only hook to the
+// browser tests.
 
 import { Aim, AimPainter } from "./aiming.js";
 import { MatchClient } from "./client.js";
@@ -14,6 +15,7 @@ import { LogPanel } from "./logpanel.js";
 import { MatchEnd } from "./matchend.js";
 import { Panels } from "./panels.js";
 import { Playback } from "./playback.js";
+import { Scene } from "./scene.js";
 import { Settings } from "./settings.js";
 import { Sounds } from "./sound.js";
 import { Story, refusalWords } from "./story.js";
@@ -73,11 +75,13 @@ const logPanel = new LogPanel({
   players: () => client.players,
   ask: (frame) => client.askLog(frame),
 });
+const painter = new AimPainter(GUIDE, CONSTANTS.stroke);
 const view = new MatchView({
-  root, panels, decision, logPanel, story, tableView, client, playback, aim, conn, settings,
-  sounds, painter: new AimPainter(GUIDE, CONSTANTS.stroke), constants: CONSTANTS,
-  geometry: GEOMETRY, rate: PLAYBACK, practice: root.dataset.practice === "true",
+  root, panels, decision, logPanel, story, painter, client, playback, aim, conn, settings, sounds,
+  constants: CONSTANTS, geometry: GEOMETRY, rate: PLAYBACK,
+  practice: root.dataset.practice === "true",
 });
+const scene = new Scene({ view, tableView, painter, settings, table: CONSTANTS.table });
 const coarse = window.matchMedia("(pointer: coarse)");
 view.touch = coarse.matches;
 coarse.addEventListener("change", () => {
@@ -132,7 +136,7 @@ function receive(msg) {
 
 function frame() {
   view.pump(performance.now());
-  view.draw();
+  scene.draw();
   requestAnimationFrame(frame);
 }
 
@@ -189,7 +193,7 @@ window.snookerState = () => {
         ? Object.fromEntries(Object.entries(playback.balls).map(([k, p]) => [k, round(p)]))
         : {},
       drawn: snap
-        ? Object.fromEntries(Object.entries(view.drawnBalls()).map(([k, p]) => [k, round(p)]))
+        ? Object.fromEntries(Object.entries(scene.balls()).map(([k, p]) => [k, round(p)]))
         : {},
       calls: view.calls,
       presented: view.presented,

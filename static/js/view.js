@@ -1,27 +1,25 @@
-// What the match page shows: the table, the scoreboard, the turn, the decision, the story of
-// the frame and the controls, from the client's protocol state (client.js), the playback of
-// its events (playback.js) and the striker's aim. It changes nothing but the screen and,
-// when a new position arrives, where the cue points (at a ball on it can hit) and, after a
-// stroke, the power and spin (back to neutral unless the player keeps them).
+// What the match page shows: the scoreboard, the turn, the decision, the story of the frame
+// and the controls, from the client's protocol state (client.js), the playback of its events
+// (playback.js) and the striker's aim; who may do what now; the table's canvas follows it
+// (scene.js). It changes nothing but the screen and, when a new position arrives, where the
+// cue points (at a ball on it can hit) and, after a stroke, the power and spin (back to
+// neutral unless the player keeps them).
 
-import { decisionMarks } from "./decision.js";
-import { hintShown } from "./hint.js";
 import { num, t } from "./i18n.js";
 import { clock, powerText } from "./panels.js";
 import { soundsOf } from "./sound.js";
 import { ballName, matchResult, refereeCalls, spinLabel, spokenEvent } from "./story.js";
 
 export class MatchView {
-  constructor({ root, panels, decision, logPanel, story, tableView, painter, client, playback,
-    aim, conn, settings, sounds, constants, geometry, rate, practice }) {
+  constructor({ root, panels, decision, logPanel, story, painter, client, playback, aim, conn,
+    settings, sounds, constants, geometry, rate, practice }) {
     this.root = root; // the match's element
     this.panels = panels; // the scoreboard, turn, notices and panels (panels.js)
     this.el = panels.el; // an element of the match by its test id
     this.decision = decision; // the decision asked after a foul (decision.js)
     this.logPanel = logPanel; // the referee's log of each frame (logpanel.js)
     this.story = story; // what happened in each frame (story.js)
-    this.tableView = tableView; // the table's canvas (table.js)
-    this.painter = painter; // the aim, the D and the marks drawn on it (aiming.js)
+    this.painter = painter; // the spin control's drawing (aiming.js)
     this.client = client; // the protocol's state (client.js)
     this.playback = playback; // the events animated, and the position shown (playback.js)
     this.aim = aim; // this player's cue (aiming.js)
@@ -45,7 +43,7 @@ export class MatchView {
     this.turnKind = null; // the last turn shown (mine, decide, theirs, ...)
     this.touch = false; // a coarse pointer: no keyboard hints
     this.lastFocus = null; // the control last focused in the match (keepFocus)
-    this.dirty = true; // the canvas needs drawing
+    this.dirty = true; // the canvas needs drawing (scene.js)
     this.proHint = null; // a practice table's hint (hint.js), drawn while its position is shown
   }
 
@@ -449,78 +447,5 @@ export class MatchView {
     }
     this.panels.away(text, claim);
     for (const id of ["claim-frame", "claim-match"]) this.el(id).disabled = !this.canAct();
-  }
-
-  // --- the canvas ----------------------------------------------------------------------------
-  draw() {
-    const snap = this.shown;
-    const zoom = this.settings.get("zoom") ? 2 : 1;
-    // Zoomed, the view follows the cue ball at rest; from hand it looks at the D (not at the
-    // ball being dragged, which would move the table under the finger).
-    const focus = snap && snap.frame.in_hand ? this.constants.table.d_centre : this.cuePosition();
-    if (this.tableView.view(zoom, this.playback.anim ? this.tableView.focus : focus)) {
-      this.dirty = true;
-    }
-    if (this.tableView.resize()) this.dirty = true;
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.tableView.draw(this.drawnBalls(), this.overlay());
-  }
-
-  overlay() {
-    const snap = this.shown;
-    const moving = Boolean(this.playback.anim);
-    const marks = this.hold || moving ? null : decisionMarks(snap, this.decision.focus);
-    return {
-      under: (ctx, v) => {
-        if (marks) this.painter.drawMarks(ctx, v, marks, snap.frame.balls, "under");
-        else if (snap && snap.frame.in_hand && !moving && snap.status === "live" &&
-            !snap.frame.pending && !this.hold) {
-          this.painter.drawD(ctx);
-        }
-      },
-      over: (ctx, v) => {
-        if (!snap || moving || this.hold) return;
-        // A practice table's hint, under the member's own aim (hint.js).
-        if (hintShown(this.proHint, snap)) {
-          this.painter.drawHint(ctx, v, this.proHint, snap.frame.balls);
-        }
-        if (marks) {
-          this.painter.drawMarks(ctx, v, marks, snap.frame.balls, "over");
-          return;
-        }
-        if (this.ready()) {
-          const cue = this.cuePosition();
-          if (snap.frame.in_hand) this.painter.drawPlacement(ctx, v, this.aim.hover);
-          if (cue) this.painter.drawAim(ctx, v, cue, this.aim, snap.frame.balls, { mine: true });
-          return;
-        }
-        const remote = this.remoteAim;
-        if (remote && remote.seat === snap.scoreboard.to_act && remote.seat !== this.client.seat) {
-          const cue = snap.frame.in_hand ? remote.cue_ball : snap.frame.balls.white;
-          if (cue) this.painter.drawAim(ctx, v, cue, remote, snap.frame.balls, { mine: false });
-        }
-      },
-    };
-  }
-
-  drawnBalls() {
-    if (this.hold) return { ...this.hold.balls };
-    const balls = { ...this.playback.balls };
-    const snap = this.shown;
-    const remote = this.remoteAim;
-    if (!this.playback.anim && snap && snap.frame.in_hand) {
-      delete balls.white;
-      if (this.ready() && this.aim.cueBall) balls.white = this.aim.cueBall;
-      else if (remote && remote.cue_ball && remote.seat !== this.client.seat) {
-        balls.white = remote.cue_ball;
-      }
-    }
-    // Draw the white last so it sits on top of a ball it might be placed against.
-    const ordered = {};
-    for (const id of Object.keys(balls).sort((a, b) => (a === "white") - (b === "white"))) {
-      ordered[id] = balls[id];
-    }
-    return ordered;
   }
 }

@@ -1,4 +1,4 @@
-// The player's controls (input.js), each binder on fake elements with the server's figures:
+// The player's controls (input.js, controls.js), each binder on fake elements with the server's figures:
 // the aim sent at most ten times a second and once more at the end, the power within the
 // stroke's limits, the turn buttons, the fine strip, the spin, the keys on the table, the cue
 // ball placed and dragged from hand, the requests the buttons make, the dialog's focus.
@@ -9,9 +9,10 @@ import { test } from "node:test";
 import { Aim } from "../aiming.js";
 import { Geometry } from "../geometry.js";
 import { t } from "../i18n.js";
+import { AimSender, Controls } from "../controls.js";
 import {
-  AimSender, Controls, bindAngle, bindButtons, bindFocus, bindKeys, bindPointer, bindPower,
-  bindSettings, bindSpin, bindVernier,
+  bindAngle, bindButtons, bindFocus, bindKeys, bindPointer, bindPower, bindSettings, bindSpin,
+  bindVernier,
 } from "../input.js";
 import { vernierTurn } from "../vernier.js";
 import { CONSTANTS } from "./fixture.js";
