@@ -4,6 +4,7 @@
 // ball placed and dragged from hand, the requests the buttons make, the dialog's focus.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { Aim } from "../aiming.js";
@@ -11,8 +12,8 @@ import { Geometry } from "../geometry.js";
 import { t } from "../i18n.js";
 import { AimSender, Controls } from "../controls.js";
 import {
-  bindAngle, bindButtons, bindFocus, bindKeys, bindPointer, bindPower, bindSettings, bindSpin,
-  bindVernier,
+  bindAngle, bindButtons, bindFocus, bindInput, bindKeys, bindPointer, bindPower, bindSettings,
+  bindSpin, bindVernier,
 } from "../input.js";
 import { vernierTurn } from "../vernier.js";
 import { CONSTANTS } from "./fixture.js";
@@ -339,4 +340,26 @@ test("the confirm dialog keeps the focus on its buttons; the last focus is remem
   const strike = el("strike");
   page.root.fire("focusin", { target: strike });
   assert.equal(view.lastFocus, strike);
+});
+
+test("every control the binders ask for is on the match page, and each is listened to", () => {
+  const template = readFileSync(new URL("../../../templates/match.html", import.meta.url), "utf8");
+  const onPage = new Set([...template.matchAll(/data-testid="([\w-]+)"/g)].map((m) => m[1]));
+  const asked = new Set();
+  const page = fakePage();
+  const el = (id) => {
+    asked.add(id);
+    return page.el(id);
+  };
+  const { c, aim } = controls();
+  const settings = { get: () => false, set: () => {} };
+  bindInput({
+    panels: { ...c.panels, el }, view: c.view, client: c.client, conn: { send: () => true }, aim,
+    canvas: new FakeElement("table", "CANVAS"), tableView: {}, settings, sounds: {},
+    constants: CONSTANTS, geometry, clock: new FakeClock(), doc: page.doc,
+  });
+  assert.deepEqual([...asked].filter((id) => !onPage.has(id)), []);
+  const deaf = [...asked].filter((id) => !Object.keys(page.el(id).listeners).length);
+  assert.deepEqual(deaf, ["controls"]); // the box of the turn buttons, which are listened to
+  assert.ok(asked.size > 15, [...asked].join(" "));
 });
