@@ -7,6 +7,7 @@ import { test } from "node:test";
 
 import { Aim } from "../aiming.js";
 import { Geometry } from "../geometry.js";
+import { t } from "../i18n.js";
 import { Scene } from "../scene.js";
 import { MatchView } from "../view.js";
 import { CONSTANTS } from "./fixture.js";
@@ -87,6 +88,32 @@ test("the cue points at a ball on it can reach; from hand, only once placed", ()
   assert.equal(hand.view.target(), null);
   hand.aim.cueBall = [0, TABLE.baulk_y - 100];
   assert.deepEqual(hand.view.cuePosition(), [0, TABLE.baulk_y - 100]);
+});
+
+test("the hint says what is asked of this player now, by mouse and keys or by touch", () => {
+  const { view, client, aim, playback } = matchView(position({ inHand: true }));
+  const snap = position({ inHand: true });
+  assert.equal(view.hint(null, false), t("hint.connecting"));
+  assert.equal(view.hint(snap, true), t("hint.place"));
+  view.touch = true;
+  assert.equal(view.hint(snap, true), t("hint.place_touch"));
+  aim.cueBall = [0, TABLE.baulk_y - 100];
+  assert.equal(view.hint(snap, true), t("hint.aim_hand_touch"));
+  view.touch = false;
+  assert.equal(view.hint(position(), true), t("hint.aim"));
+  playback.anim = {};
+  assert.equal(view.hint(snap, true), t("hint.moving"));
+  client.pending = { message: {} };
+  assert.equal(view.hint(snap, true), t("hint.waiting"));
+  client.pending = null;
+  playback.anim = null;
+  assert.equal(view.hint(position({ pending: { holder: "A" } }), false), t("hint.your_decision"));
+  assert.equal(view.hint(position({ pending: { holder: "B" } }), false), t("hint.deciding"));
+  assert.equal(view.hint(position({ status: "finished" }), false), t("hint.over"));
+  const theirs = position({ toAct: "B" });
+  assert.equal(view.hint(theirs, false), t("hint.theirs", { name: "bob" }));
+  client.presence = { players: { B: { arrived: true, online: false } } };
+  assert.equal(view.hint(theirs, false), t("hint.away", { name: "bob" }));
 });
 
 /** A scene over `view`, its painter and canvas recording what they were asked to draw. */
