@@ -310,7 +310,7 @@ export function bindKeys(c, canvas, tableView, doc) {
 /** Focus: the confirm dialog holds it (Tab and Shift+Tab go round its buttons), and the
  * control last focused in the match is remembered, so that when it goes (a decision's option
  * once chosen, the strike button while the stroke is played, a closed dialog's button) the
- * view moves the focus to the next useful control instead of the page (view.js, keepFocus). */
+ * focus moves to the next useful control instead of the page (controlspanel.js, keepFocus). */
 export function bindFocus(c, doc) {
   const { el, panels, view } = c;
   el("confirm-dialog").addEventListener("keydown", (e) => {

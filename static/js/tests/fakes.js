@@ -145,6 +145,12 @@ export class FakeElement {
     this.captured = [];
     this.rect = { left: 0, top: 0, width: 100, height: 100 };
     this.activeElement = null; // as a document
+    this.body = null; // as a document
+    this.classes = new Set();
+    this.classList = {
+      toggle: (name, on) => (on ? this.classes.add(name) : this.classes.delete(name)),
+      contains: (name) => this.classes.has(name),
+    };
   }
 
   addEventListener(type, fn) {

@@ -49,7 +49,8 @@ test("screen and table points map back and forth, zoomed or not", () => {
   for (const v of [view(1200, 600), view(360, 640)]) {
     for (const zoom of [1, 2]) {
       v.view(zoom, TABLE.d_centre);
-      for (const p of [[0, 0], TABLE.d_centre, [TABLE.half_width, -TABLE.half_length], [-300, 700]]) {
+      const corner = [TABLE.half_width, -TABLE.half_length];
+      for (const p of [[0, 0], TABLE.d_centre, corner, [-300, 700]]) {
         close(v.toTable(v.toScreen(p)), p, 1e-6);
       }
     }

@@ -11,6 +11,7 @@ import { t } from "../i18n.js";
 import { Scene } from "../scene.js";
 import { MatchView } from "../view.js";
 import { CONSTANTS } from "./fixture.js";
+import { fakePage } from "./fakes.js";
 
 const TABLE = CONSTANTS.table;
 const geometry = new Geometry(TABLE);
@@ -22,20 +23,22 @@ function position({ inHand = false, toAct = "A", pending = null, status = "live"
     version: 4,
     status,
     frame: { in_hand: inHand, balls, pending, frame_over: false },
-    turn: { balls_on: ["red1"] },
+    turn: { balls_on: ["red1"], nominate: [] },
     scoreboard: { to_act: toAct, striker: toAct, frame_number: 1 },
   };
 }
 
 /** A view of `snap` for seat `seat`, nothing moving and the socket greeted. */
-function matchView(snap, { seat = "A" } = {}) {
+function matchView(snap, { seat = "A", page = null } = {}) {
   const aim = new Aim(CONSTANTS.stroke);
   const playback = { shown: snap, anim: null, balls: { ...snap.frame.balls } };
-  const client = { seat, queue: [], pending: null, presence: null, players: { A: "ann", B: "bob" } };
+  const players = { A: "ann", B: "bob" };
+  const client = { seat, queue: [], pending: null, presence: null, players };
   const view = new MatchView({
-    root: {}, panels: { el: () => null }, decision: { focus: null }, logPanel: {}, story: {},
-    painter: {}, client, playback, aim, conn: { ready: true }, settings: { get: () => false },
+    root: page ? page.root : {}, panels: { el: page ? page.el : () => null },
+    decision: { focus: null }, logPanel: {}, story: {}, painter: { drawSpin: () => {} }, client, playback, aim, conn: { ready: true }, settings: { get: () => false },
     sounds: {}, constants: CONSTANTS, geometry, rate: 1, practice: false,
+    doc: page ? page.doc : undefined,
   });
   return { view, aim, playback, client };
 }
@@ -93,27 +96,55 @@ test("the cue points at a ball on it can reach; from hand, only once placed", ()
 test("the hint says what is asked of this player now, by mouse and keys or by touch", () => {
   const { view, client, aim, playback } = matchView(position({ inHand: true }));
   const snap = position({ inHand: true });
-  assert.equal(view.hint(null, false), t("hint.connecting"));
-  assert.equal(view.hint(snap, true), t("hint.place"));
+  assert.equal(view.controls.hint(null, false), t("hint.connecting"));
+  assert.equal(view.controls.hint(snap, true), t("hint.place"));
   view.touch = true;
-  assert.equal(view.hint(snap, true), t("hint.place_touch"));
+  assert.equal(view.controls.hint(snap, true), t("hint.place_touch"));
   aim.cueBall = [0, TABLE.baulk_y - 100];
-  assert.equal(view.hint(snap, true), t("hint.aim_hand_touch"));
+  assert.equal(view.controls.hint(snap, true), t("hint.aim_hand_touch"));
   view.touch = false;
-  assert.equal(view.hint(position(), true), t("hint.aim"));
+  assert.equal(view.controls.hint(position(), true), t("hint.aim"));
   playback.anim = {};
-  assert.equal(view.hint(snap, true), t("hint.moving"));
+  assert.equal(view.controls.hint(snap, true), t("hint.moving"));
   client.pending = { message: {} };
-  assert.equal(view.hint(snap, true), t("hint.waiting"));
+  assert.equal(view.controls.hint(snap, true), t("hint.waiting"));
   client.pending = null;
   playback.anim = null;
-  assert.equal(view.hint(position({ pending: { holder: "A" } }), false), t("hint.your_decision"));
-  assert.equal(view.hint(position({ pending: { holder: "B" } }), false), t("hint.deciding"));
-  assert.equal(view.hint(position({ status: "finished" }), false), t("hint.over"));
+  const hint = (snap) => view.controls.hint(snap, false);
+  assert.equal(hint(position({ pending: { holder: "A" } })), t("hint.your_decision"));
+  assert.equal(hint(position({ pending: { holder: "B" } })), t("hint.deciding"));
+  assert.equal(view.controls.hint(position({ status: "finished" }), false), t("hint.over"));
   const theirs = position({ toAct: "B" });
-  assert.equal(view.hint(theirs, false), t("hint.theirs", { name: "bob" }));
+  assert.equal(view.controls.hint(theirs, false), t("hint.theirs", { name: "bob" }));
   client.presence = { players: { B: { arrived: true, online: false } } };
-  assert.equal(view.hint(theirs, false), t("hint.away", { name: "bob" }));
+  assert.equal(view.controls.hint(theirs, false), t("hint.away", { name: "bob" }));
+});
+
+test("the controls: the striker's enabled; strike waits for the cue ball placed", () => {
+  const page = fakePage();
+  const { view, aim } = matchView(position({ inHand: true }), { page });
+  view.refresh();
+  const { el } = page;
+  assert.equal(el("controls").hidden, false);
+  assert.equal(el("stroke-controls").hidden, false);
+  assert.equal(el("power").disabled, false);
+  assert.equal(el("strike").disabled, true);
+  assert.equal(el("place-cue").hidden, false);
+  assert.ok(page.root.classList.contains("placing"));
+  aim.cueBall = [0, TABLE.baulk_y - 100];
+  aim.speed = 4.5;
+  view.refresh();
+  assert.equal(el("strike").disabled, false);
+  assert.equal(el("place-cue").hidden, true);
+  assert.equal(el("power").value, "4.5");
+
+  const other = fakePage();
+  const theirs = matchView(position({ inHand: true }), { seat: "B", page: other });
+  theirs.view.refresh();
+  assert.equal(other.el("stroke-controls").hidden, true);
+  assert.equal(other.el("power").disabled, true);
+  assert.equal(other.el("aim-hint").textContent, t("hint.theirs", { name: "ann" }));
+  assert.ok(!other.root.classList.contains("my-turn"));
 });
 
 /** A scene over `view`, its painter and canvas recording what they were asked to draw. */
@@ -138,7 +169,8 @@ function scene(view) {
     },
   };
   const settings = { zoom: false, get(k) { return this[k]; } };
-  return { scene: new Scene({ view, tableView, painter, settings, table: TABLE }), drawn, frames, tableView, settings };
+  const made = new Scene({ view, tableView, painter, settings, table: TABLE });
+  return { scene: made, drawn, frames, tableView, settings };
 }
 
 test("the scene draws only when the view asks, zoomed on the D from hand", () => {
@@ -171,7 +203,7 @@ test("from hand the white is where this player put it, else where the striker's 
   assert.deepEqual(scene(watcher.view).scene.balls(), { pink: [1, 2] });
 });
 
-test("over the balls: our aim when ready, the striker's for the others, nothing while moving", () => {
+test("over the balls: our aim when ready, the striker's for others, nothing while moving", () => {
   const mine = matchView(position());
   const a = scene(mine.view);
   a.scene.draw();
