@@ -38,8 +38,10 @@ node_modules/.installed: package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
-# The browser's pure modules (client state, playback, geometry, wording) under Node's own
-# test runner; static/js/package.json tells Node these files are ES modules, as in the page.
+# The browser's modules (client state, playback, geometry, wording, the reconnecting socket,
+# the table's drawing, the aim and the controls) under Node's own test runner, with the page
+# constants from their fixture and fakes for the clock, sockets and elements
+# (static/js/tests/fakes.js); static/js/package.json tells Node these files are ES modules.
 test-js:
 	node --test static/js/tests/*.test.js
 

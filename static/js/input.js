@@ -5,176 +5,101 @@
 // move it), the power by its slider or its − and + buttons, the spin by a tap on the cue
 // ball or arrow keys on it. Requests go through the client (client.js); what they change on
 // screen is the view's (view.js).
+//
+// Each binder below has one job: it listens to its controls and asks the Controls
+// (controls.js) for what they do, given the page's elements, the view, the client, the aim,
+// the table's geometry and the stroke's limits from the page constants, passed in, so that
+// static/js/tests/input.test.js drives them under Node.
 
 import { normaliseAngle } from "./aiming.js";
-import { CONSTANTS, GEOMETRY } from "./constants.js";
+import { AimSender, BROWSER_CLOCK, Controls } from "./controls.js";
 import { t } from "./i18n.js";
-import { refusalText } from "./story.js";
 import { vernierTurn } from "./vernier.js";
 
-const AIM_EVERY = 120; // ms between aim messages (the server relays at most 10 a second)
-const AIM_SETTLE = 400; // ms after the last change, the final aim is sent again
-const { min_speed: MIN_SPEED, max_speed: MAX_SPEED } = CONSTANTS.stroke;
-const GRAB = 2.5 * GEOMETRY.R; // how near the cue ball a press picks it up to move it
+const GRAB = 2.5; // ball radii: how near the cue ball a press picks it up to move it
 const POWER_STEP = 0.1; // m/s, the − and + buttons (the slider's own step)
 const TIP_STEP = 0.05; // ball radii, an arrow key on the spin control
 const NUDGE = 5; // mm, Alt+arrow on the table moves the cue ball from hand
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
-/** The player's words for a refused request: the catalogue's, by its code. */
-export function errorText(code) {
-  const key = `error.${code}`;
-  const text = t(key);
-  return text === key ? t("error.other", { code }) : text;
-}
-
-export function bindInput({ panels, view, client, conn, aim, canvas, tableView, settings, sounds }) {
-  const el = panels.el;
-  let lastAimSent = 0;
-  let aimTimer = null;
-  let aimSettle = null;
-  let dragging = false; // "aim", "cue" (moving the cue ball in the D) or false
-
-  const placing = () => view.shown.frame.in_hand;
-  const refusal = (p) => GEOMETRY.placementRefusal(p, view.shown.frame.balls);
-
-  function aimChanged() {
-    view.aimMoved();
-    if (!view.ready()) return;
-    // At most one aim message every AIM_EVERY ms, and the final aim once more a little later:
-    // the server drops aim messages that come too fast, and the last one must get through.
-    const wait = AIM_EVERY - (Date.now() - lastAimSent);
-    if (wait <= 0) sendAim();
-    else if (!aimTimer) aimTimer = setTimeout(sendAim, wait);
-    clearTimeout(aimSettle);
-    aimSettle = setTimeout(sendAim, AIM_SETTLE);
-  }
-
-  function sendAim() {
-    clearTimeout(aimTimer);
-    aimTimer = null;
-    if (!view.ready() || (placing() && !aim.cueBall)) return;
-    lastAimSent = Date.now();
-    conn.send({ type: "aim", ...aim.message(placing()) });
-  }
-
-  function strike() {
-    if (!view.ready()) return;
-    if (placing() && !aim.cueBall) {
-      panels.notice(t("place.first"));
-      return;
-    }
-    client.request({
-      type: "stroke",
-      version: client.version,
-      ...aim.message(placing()),
-      nominated: view.nominated(),
-    });
-    view.refresh();
-  }
-
-  function choose(option) {
-    if (!view.shown || client.pending) return;
-    el("decision-panel").hidden = true;
-    client.request({ type: "choose", version: client.version, option });
-    view.refresh();
-  }
-
-  /** Ask first; then send `concede` or `claim` if the frame asked about is still in play. */
-  async function settle(type, scope) {
-    if (!view.canAct()) return;
-    const n = view.shown.scoreboard.frame_number;
-    const name = client.players[client.seat === "A" ? "B" : "A"];
-    const ask = {
-      title: t(`confirm.${type}_${scope}`, { n }),
-      text: t(`confirm.${type}_${scope}.text`, { n, name }),
-      yes: t(`confirm.${type}_${scope}.yes`),
-    };
-    if (!(await panels.confirm(ask))) return;
-    if (!view.canAct() || view.shown.scoreboard.frame_number !== n) {
-      panels.notice(t("notice.changed"), { ms: 6000 });
-      return;
-    }
-    client.request({ type, scope });
-    view.refresh();
-  }
-
-  /** Put the cue ball from hand at `p`, if the referee would allow it there. */
-  function place(p) {
-    const why = refusal(p);
-    aim.hover = { point: p, refusal: why };
-    if (why) {
-      panels.notice(t("place.refused", { why: refusalText(why) }));
-      view.dirty = true;
-      return;
-    }
-    panels.notice("");
-    const fresh = !aim.cueBall;
-    aim.cueBall = p;
-    if (fresh) view.aimAtBallOn();
-    view.refresh();
-    aimChanged();
-  }
-
-  // --- the controls --------------------------------------------------------------------------
+/** The power: its slider and its − and + buttons, to the slider's step within the limits. */
+export function bindPower(c) {
+  const { el, aim, stroke } = c;
   const power = el("power");
-  const angleInput = el("aim-angle");
-  const spin = el("spin");
   const setPower = (speed) => {
-    // To the slider's step (a tenth of a metre a second), within the protocol's limits.
-    aim.speed = Number(Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed)).toFixed(1));
-    aimChanged();
+    const { min_speed: least, max_speed: most } = stroke;
+    aim.speed = Number(Math.min(most, Math.max(least, speed)).toFixed(1));
+    c.changed();
   };
   power.addEventListener("input", () => setPower(Number(power.value)));
   el("power-down").addEventListener("click", () => setPower(aim.speed - POWER_STEP));
   el("power-up").addEventListener("click", () => setPower(aim.speed + POWER_STEP));
-  angleInput.addEventListener("change", () => {
-    const deg = Number(angleInput.value);
+}
+
+/** The cue's angle: its field (degrees) and the turn buttons (1° and 0.1°). */
+export function bindAngle(c) {
+  const { el, aim, view } = c;
+  const field = el("aim-angle");
+  field.addEventListener("change", () => {
+    const deg = Number(field.value);
     if (Number.isFinite(deg)) aim.angle = normaliseAngle((deg * Math.PI) / 180);
-    aimChanged();
+    c.changed();
   });
   for (const button of el("controls").querySelectorAll("[data-turn]")) {
     button.addEventListener("click", () => {
       if (!view.ready() || !view.cuePosition()) return;
       aim.turn(Number(button.dataset.turn));
-      aimChanged();
+      c.changed();
     });
   }
-  // The fine-aim strip: the cue turns by a small fraction of the finger's travel (aiming.js).
+}
+
+/** The fine-aim strip: the cue turns by a small fraction of the finger's travel (vernier.js),
+ * or of an arrow key's step; its marks follow the finger. */
+export function bindVernier(c) {
+  const { el, aim, view } = c;
   const fine = el("aim-fine");
-  let fineFrom = null; // the pointer's x at the last turn, while a finger slides on the strip
-  let fineShift = 0; // px the strip's marks have moved, so they follow the finger
-  const fineTurn = (degrees, dx) => {
-    aim.turn(degrees);
-    fineShift += dx;
-    fine.style.backgroundPositionX = `${fineShift}px`;
-    aimChanged();
+  let from = null; // the pointer's x at the last turn, while a finger slides on the strip
+  let shift = 0; // px the strip's marks have moved
+  const turn = (dx, shown) => {
+    aim.turn(vernierTurn(dx));
+    shift += shown;
+    fine.style.backgroundPositionX = `${shift}px`;
+    c.changed();
   };
   fine.addEventListener("pointerdown", (e) => {
     if (!view.canStrike() || !view.cuePosition()) return;
-    fineFrom = e.clientX;
+    from = e.clientX;
     fine.setPointerCapture(e.pointerId);
     e.preventDefault();
   });
   fine.addEventListener("pointermove", (e) => {
-    if (fineFrom === null) return;
-    const dx = e.clientX - fineFrom;
+    if (from === null) return;
+    const dx = e.clientX - from;
     if (!dx) return;
-    fineFrom = e.clientX;
-    fineTurn(vernierTurn(dx), dx);
+    from = e.clientX;
+    turn(dx, dx);
   });
-  const endFine = () => {
-    fineFrom = null;
+  const end = () => {
+    from = null;
   };
-  fine.addEventListener("pointerup", endFine);
-  fine.addEventListener("pointercancel", endFine);
+  fine.addEventListener("pointerup", end);
+  fine.addEventListener("pointercancel", end);
   fine.addEventListener("keydown", (e) => {
     if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
     e.preventDefault();
     e.stopPropagation(); // not the table's own arrow keys (0.5°)
     if (!view.canStrike() || !view.cuePosition()) return;
     const dx = e.key === "ArrowRight" ? 1 : -1;
-    fineTurn(vernierTurn(dx), dx * 10);
+    turn(dx, dx * 10);
   });
+}
+
+/** The spin: a tap on the cue ball drawn puts the tip there, arrow keys move it, Home,
+ * Escape or the reset button centre it (Aim.setSpin keeps it within the miscue limit). */
+export function bindSpin(c) {
+  const { el, aim, view } = c;
+  const spin = el("spin");
   spin.addEventListener("pointerdown", (e) => {
     if (!view.canStrike()) return;
     const rect = spin.getBoundingClientRect();
@@ -182,48 +107,57 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
     const side = (e.clientX - rect.left - rect.width / 2) / r;
     const height = -(e.clientY - rect.top - rect.height / 2) / r;
     aim.setSpin(side, height);
-    aimChanged();
+    c.changed();
   });
   spin.addEventListener("keydown", (e) => {
-    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     if (e.key === "Home" || e.key === "Escape") {
       aim.setSpin(0, 0);
-    } else if (moves[e.key]) {
+    } else if (ARROWS[e.key]) {
       if (!view.canStrike()) return;
-      const [ds, dh] = moves[e.key];
+      const [ds, dh] = ARROWS[e.key];
       aim.setSpin(aim.side + ds * TIP_STEP, aim.height + dh * TIP_STEP);
     } else {
       return;
     }
     e.preventDefault();
     e.stopPropagation();
-    aimChanged();
+    c.changed();
   });
   el("spin-reset").addEventListener("click", () => {
     aim.setSpin(0, 0);
-    aimChanged();
+    c.changed();
   });
+}
+
+/** The buttons that ask something of the server: place (from hand, where the referee
+ * allows), strike, concede, claim, a decision's options, the next rack now; and the
+ * nomination, which follows the aim until the player picks a ball by hand. */
+export function bindButtons(c, canvas) {
+  const { el, view, geometry } = c;
   el("place-cue").addEventListener("click", () => {
-    if (!view.ready() || !placing()) return;
-    const spot = GEOMETRY.placeFor(view.shown.turn.balls_on, view.shown.frame.balls);
-    if (spot) place(spot);
+    if (!view.ready() || !c.placing()) return;
+    const spot = geometry.placeFor(view.shown.turn.balls_on, view.shown.frame.balls);
+    if (spot) c.place(spot);
     canvas.focus({ preventScroll: true });
   });
   el("nominate").addEventListener("change", () => {
     el("nominate").dataset.touched = "1";
   });
-  el("strike").addEventListener("click", strike);
-  el("concede-frame").addEventListener("click", () => settle("concede", "frame"));
-  el("concede-match").addEventListener("click", () => settle("concede", "match"));
-  el("claim-frame").addEventListener("click", () => settle("claim", "frame"));
-  el("claim-match").addEventListener("click", () => settle("claim", "match"));
+  el("strike").addEventListener("click", () => c.strike());
+  el("concede-frame").addEventListener("click", () => c.settle("concede", "frame"));
+  el("concede-match").addEventListener("click", () => c.settle("concede", "match"));
+  el("claim-frame").addEventListener("click", () => c.settle("claim", "frame"));
+  el("claim-match").addEventListener("click", () => c.settle("claim", "match"));
   el("decision-options").addEventListener("click", (e) => {
     const button = e.target.closest("button[data-option]");
-    if (button) choose(button.dataset.option);
+    if (button) c.choose(button.dataset.option);
   });
   el("rack-now").addEventListener("click", () => view.endHold());
+}
 
-  // --- settings ------------------------------------------------------------------------------
+/** The page's settings: sound, the kept stroke, the zoom; remembered by the browser. Audio may
+ * start only after a gesture: a saved "on" takes effect at the first one. */
+export function bindSettings({ el, settings, sounds, view, doc }) {
   const sound = el("table-sound");
   const keep = el("keep-stroke");
   const zoom = el("zoom");
@@ -240,40 +174,43 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
     zoom.setAttribute("aria-pressed", String(settings.get("zoom")));
     view.dirty = true;
   });
-  // Audio may start only after a gesture: a saved "on" takes effect at the first one.
   const wake = () => {
     if (settings.get("sound")) sounds.enable(true);
   };
-  document.addEventListener("pointerdown", wake, { once: true });
-  document.addEventListener("keydown", wake, { once: true });
+  doc.addEventListener("pointerdown", wake, { once: true });
+  doc.addEventListener("keydown", wake, { once: true });
+}
 
-  // --- the table: pointer and keyboard -------------------------------------------------------
-  function tablePoint(e) {
+/** The table by pointer: a press aims the cue at the point (and a drag keeps aiming); from
+ * hand, a press in the D places the cue ball and a drag from it moves it, a marker showing
+ * where it would go and whether it may. */
+export function bindPointer(c, canvas, tableView) {
+  const { aim, view, panels } = c;
+  let dragging = false; // "aim", "cue" (moving the cue ball in the D) or false
+  const tablePoint = (e) => {
     const rect = canvas.getBoundingClientRect();
     return tableView.toTable([e.clientX - rect.left, e.clientY - rect.top]);
-  }
+  };
+  const aimAt = (p, cue) => {
+    aim.angle = Math.atan2(p[1] - cue[1], p[0] - cue[0]);
+    c.changed();
+  };
 
   canvas.addEventListener("pointerdown", (e) => {
     if (!view.ready()) return;
     const p = tablePoint(e);
     canvas.focus({ preventScroll: true });
     const cue = view.cuePosition();
-    if (placing() && !cue) {
-      // Ball in hand: a click in the D places the cue ball.
-      if (GEOMETRY.nearD(p)) place(p);
+    if (c.placing() && !cue) {
+      if (c.geometry.nearD(p)) c.place(p);
       else panels.notice(t("place.first"));
       return;
     }
     if (!cue) return;
-    if (placing() && Math.hypot(p[0] - cue[0], p[1] - cue[1]) < GRAB) {
-      dragging = "cue";
-      canvas.setPointerCapture(e.pointerId);
-      return;
-    }
-    dragging = "aim";
+    const grab = GRAB * c.geometry.R;
+    dragging = c.placing() && Math.hypot(p[0] - cue[0], p[1] - cue[1]) < grab ? "cue" : "aim";
     canvas.setPointerCapture(e.pointerId);
-    aim.angle = Math.atan2(p[1] - cue[1], p[0] - cue[0]);
-    aimChanged();
+    if (dragging === "aim") aimAt(p, cue);
   });
 
   canvas.addEventListener("pointermove", (e) => {
@@ -281,30 +218,23 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
     const p = tablePoint(e);
     const cue = view.cuePosition();
     if (dragging === "aim" && cue) {
-      aim.angle = Math.atan2(p[1] - cue[1], p[0] - cue[0]);
-      aimChanged();
-      return;
-    }
-    if (dragging === "cue") {
-      const why = refusal(p);
+      aimAt(p, cue);
+    } else if (dragging === "cue") {
+      const why = c.refusal(p);
       if (!why) {
         aim.cueBall = p;
-        aimChanged();
+        c.changed();
       }
       aim.hover = { point: p, refusal: why };
       view.dirty = true;
-      return;
-    }
-    if (placing() && !cue) {
-      aim.hover = GEOMETRY.nearD(p) ? { point: p, refusal: refusal(p) } : null;
+    } else if (c.placing() && !cue) {
+      aim.hover = c.geometry.nearD(p) ? { point: p, refusal: c.refusal(p) } : null;
       view.dirty = true;
     }
   });
 
   const endDrag = () => {
-    if (dragging === "cue" && aim.hover && aim.hover.refusal) {
-      panels.notice(t("place.refused", { why: refusalText(aim.hover.refusal) }), { ms: 4000 });
-    }
+    if (dragging === "cue" && aim.hover && aim.hover.refusal) c.refused(aim.hover.refusal, 4000);
     dragging = false;
     if (aim.hover && aim.cueBall) {
       aim.hover = null;
@@ -319,70 +249,98 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
       view.dirty = true;
     }
   });
+}
 
-  /** Alt+arrows move the cue ball from hand about the D (keyboard placement). */
-  function nudge(e) {
+/** The table by keyboard (keys on the page, not in a field): ← and → turn the cue (Shift:
+ * finer), Enter on the table places the cue ball from hand and then strikes, Alt+arrows move
+ * the cue ball from hand about the D, Escape closes the confirm dialog. */
+export function bindKeys(c, canvas, tableView, doc) {
+  const { el, aim, view } = c;
+  const spin = el("spin");
+
+  /** Alt+arrows: the cue ball from hand moves NUDGE mm on the screen, if it may go there. */
+  const nudge = (key) => {
     const cue = aim.cueBall;
-    if (!cue || !placing()) return false;
-    const [right, down] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1],
-      ArrowDown: [0, 1] }[e.key];
-    const [dx, dy] = tableView.screenOffset(right * NUDGE, down * NUDGE);
+    if (!cue || !c.placing()) return false;
+    const [right, up] = ARROWS[key];
+    const [dx, dy] = tableView.screenOffset(right * NUDGE, -up * NUDGE);
     const p = [cue[0] + dx, cue[1] + dy];
-    const why = refusal(p);
-    if (why) panels.notice(t("place.refused", { why: refusalText(why) }), { ms: 3000 });
+    const why = c.refusal(p);
+    if (why) c.refused(why, 3000);
     else aim.cueBall = p;
-    aimChanged();
+    c.changed();
     return true;
-  }
+  };
 
-  // The confirm dialog holds the focus: Tab and Shift+Tab go round its buttons.
-  el("confirm-dialog").addEventListener("keydown", (e) => {
-    if (e.key !== "Tab") return;
-    const buttons = [el("confirm-no"), el("confirm-yes")];
-    const at = buttons.indexOf(document.activeElement);
-    const next = buttons[(at + (e.shiftKey ? buttons.length - 1 : 1)) % buttons.length];
-    next.focus();
-    e.preventDefault();
-  });
-
-  // Focus follows the play: when the control that had it goes (a decision's option once
-  // chosen, the strike button while the stroke is played, a closed dialog's button), it moves
-  // to the next useful control instead of falling to the page (view.js, keepFocus).
-  panels.root.addEventListener("focusin", (e) => {
-    view.lastFocus = e.target;
-  });
-
-  document.addEventListener("keydown", (e) => {
+  doc.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !el("confirm-dialog").hidden) {
-      panels.closeConfirm(false);
+      c.panels.closeConfirm(false);
       return;
     }
     const tag = (e.target && e.target.tagName) || "";
     if (["INPUT", "SELECT", "TEXTAREA", "BUTTON"].includes(tag) && e.target !== canvas) return;
     if (e.target === spin) return;
     if (!view.ready()) return;
-    const arrows = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
-    if (e.altKey && arrows.includes(e.key) && e.target === canvas) {
-      if (nudge(e)) e.preventDefault();
+    const onTable = e.target === canvas;
+    if (e.altKey && ARROWS[e.key] && onTable) {
+      if (nudge(e.key)) e.preventDefault();
       return;
     }
-    if (placing() && !aim.cueBall && e.target === canvas && (e.key === "Enter" || e.key === " ")) {
+    if (c.placing() && !aim.cueBall && onTable && (e.key === "Enter" || e.key === " ")) {
       el("place-cue").click();
       e.preventDefault();
       return;
     }
     if (!view.cuePosition()) return;
-    if (e.key === "Enter" && e.target === canvas && !e.repeat) {
+    if (e.key === "Enter" && onTable && !e.repeat) {
       // The strike key: Enter on the table plays the stroke aimed.
-      if (view.canStrike()) strike();
+      if (view.canStrike()) c.strike();
       e.preventDefault();
       return;
     }
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       // ← turns the cue anticlockwise on the screen (which is anticlockwise on the table too).
       aim.rotate(e.key === "ArrowLeft" ? 1 : -1, e.shiftKey);
-      aimChanged();
+      c.changed();
       e.preventDefault();
     }
   });
+}
+
+/** Focus: the confirm dialog holds it (Tab and Shift+Tab go round its buttons), and the
+ * control last focused in the match is remembered, so that when it goes (a decision's option
+ * once chosen, the strike button while the stroke is played, a closed dialog's button) the
+ * focus moves to the next useful control instead of the page (controlspanel.js, keepFocus). */
+export function bindFocus(c, doc) {
+  const { el, panels, view } = c;
+  el("confirm-dialog").addEventListener("keydown", (e) => {
+    if (e.key !== "Tab") return;
+    const buttons = [el("confirm-no"), el("confirm-yes")];
+    const at = buttons.indexOf(doc.activeElement);
+    const next = buttons[(at + (e.shiftKey ? buttons.length - 1 : 1)) % buttons.length];
+    next.focus();
+    e.preventDefault();
+  });
+  panels.root.addEventListener("focusin", (e) => {
+    view.lastFocus = e.target;
+  });
+}
+
+/** Every control of the match page, bound. `constants`: the page constants (their stroke
+ * limits); `geometry`: the table's. */
+export function bindInput({ panels, view, client, conn, aim, canvas, tableView, settings, sounds,
+  constants, geometry, clock = BROWSER_CLOCK, doc = document }) {
+  const sender = new AimSender({ view, conn, aim, clock });
+  const c = new Controls({
+    panels, view, client, aim, geometry, stroke: constants.stroke, changed: () => sender.changed(),
+  });
+  bindPower(c);
+  bindAngle(c);
+  bindVernier(c);
+  bindSpin(c);
+  bindButtons(c, canvas);
+  bindSettings({ el: panels.el, settings, sounds, view, doc });
+  bindPointer(c, canvas, tableView);
+  bindKeys(c, canvas, tableView, doc);
+  bindFocus(c, doc);
 }

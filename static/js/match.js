@@ -1,10 +1,12 @@
 // The live match page: wires the connection to the client (protocol state), the playback of
-// events, the story of each frame, the view and the player's input, and offers a read-only
-// hook to the browser tests.
+// events, the story of each frame, the view, its table's scene and the player's input, with
+// the page constants (constants.js) passed to each, and offers a read-only hook to the
+// browser tests.
 
-import { Aim } from "./aiming.js";
+import { Aim, AimPainter } from "./aiming.js";
 import { MatchClient } from "./client.js";
 import { Connection } from "./connection.js";
+import { CONSTANTS, GEOMETRY, GUIDE } from "./constants.js";
 import { DecisionPanel, decisionMarks } from "./decision.js";
 import { askHint, refusalKey } from "./hint.js";
 import { language, t, translatePage } from "./i18n.js";
@@ -13,6 +15,7 @@ import { LogPanel } from "./logpanel.js";
 import { MatchEnd } from "./matchend.js";
 import { Panels } from "./panels.js";
 import { Playback } from "./playback.js";
+import { Scene } from "./scene.js";
 import { Settings } from "./settings.js";
 import { Sounds } from "./sound.js";
 import { Story, refusalWords } from "./story.js";
@@ -28,8 +31,8 @@ const PLAYBACK = Math.min(40, Math.max(0.25, Number(params.get("playback")) || 1
 translatePage(root);
 const panels = new Panels(root);
 const canvas = root.querySelector("#table");
-const tableView = new TableView(canvas);
-const aim = new Aim();
+const tableView = new TableView(canvas, CONSTANTS.table);
+const aim = new Aim(CONSTANTS.stroke);
 const playback = new Playback(PLAYBACK);
 const story = new Story();
 const settings = new Settings(window.localStorage);
@@ -51,6 +54,8 @@ const client = new MatchClient({
 
 const conn = new Connection({
   matchId,
+  protocol: CONSTANTS.protocol,
+  closeCodes: CONSTANTS.close_codes,
   versionOf: () => client.version,
   onMessage: receive,
   onState: (state, detail) => {
@@ -70,10 +75,13 @@ const logPanel = new LogPanel({
   players: () => client.players,
   ask: (frame) => client.askLog(frame),
 });
+const painter = new AimPainter(GUIDE, CONSTANTS.stroke);
 const view = new MatchView({
-  root, panels, decision, logPanel, story, tableView, client, playback, aim, conn, settings,
-  sounds, rate: PLAYBACK, practice: root.dataset.practice === "true",
+  root, panels, decision, logPanel, story, painter, client, playback, aim, conn, settings, sounds,
+  constants: CONSTANTS, geometry: GEOMETRY, rate: PLAYBACK,
+  practice: root.dataset.practice === "true",
 });
+const scene = new Scene({ view, tableView, painter, settings, table: CONSTANTS.table });
 const coarse = window.matchMedia("(pointer: coarse)");
 view.touch = coarse.matches;
 coarse.addEventListener("change", () => {
@@ -81,7 +89,10 @@ coarse.addEventListener("change", () => {
   view.refresh();
 });
 const matchEnd = new MatchEnd({ el: panels.el("match-end-panel"), url: root.dataset.end, matchId });
-bindInput({ panels, view, client, conn, aim, canvas, tableView, settings, sounds });
+bindInput({
+  panels, view, client, conn, aim, canvas, tableView, settings, sounds, constants: CONSTANTS,
+  geometry: GEOMETRY,
+});
 if (settings.get("sound")) sounds.enable(true);
 
 // The hint at a practice table (its member only: the template gives the URL to them alone).
@@ -125,7 +136,7 @@ function receive(msg) {
 
 function frame() {
   view.pump(performance.now());
-  view.draw();
+  scene.draw();
   requestAnimationFrame(frame);
 }
 
@@ -182,7 +193,7 @@ window.snookerState = () => {
         ? Object.fromEntries(Object.entries(playback.balls).map(([k, p]) => [k, round(p)]))
         : {},
       drawn: snap
-        ? Object.fromEntries(Object.entries(view.drawnBalls()).map(([k, p]) => [k, round(p)]))
+        ? Object.fromEntries(Object.entries(scene.balls()).map(([k, p]) => [k, round(p)]))
         : {},
       calls: view.calls,
       presented: view.presented,

@@ -2,6 +2,7 @@
 // the replay's state (replay.js). Words come from the page; this module sets figures and
 // states, and offers a read-only hook to the browser tests.
 
+import { CONSTANTS } from "./constants.js";
 import { SPEEDS, Replay } from "./replay.js";
 import { TableView } from "./table.js";
 
@@ -17,7 +18,7 @@ $("speed").value = String(replay.speed);
 replay.seek(replay.strokeIndex(data.stroke));
 
 const canvas = root.querySelector("#table");
-const tableView = new TableView(canvas);
+const tableView = new TableView(canvas, CONSTANTS.table);
 const entries = [...root.querySelectorAll("[data-step]")];
 let dirty = true;
 let shownAt = null;

@@ -1,4 +1,5 @@
-// The table drawn on a high-DPI canvas, to the server's figures (constants.js).
+// The table drawn on a high-DPI canvas, to the server's figures (the page constants' `table`,
+// passed in: constants.js reads them on the page, the tests from their fixture).
 //
 // Table coordinates (geometry.js) are millimetres. In a box wider than tall the table lies
 // across the screen: the baulk end on the left, the top cushion on the right, so table +y is
@@ -7,11 +8,7 @@
 // screen right and +y screen up, as a player at the baulk end sees it. A zoom (×2 on small
 // screens) looks at a focus point (the cue ball), the view kept on the table.
 
-import { CONSTANTS, GEOMETRY } from "./constants.js";
-import { pocketKind } from "./geometry.js";
-
-const { half_width: HALF_WIDTH, half_length: HALF_LENGTH, ball_radius: R, baulk_y: BAULK_Y,
-  d_centre: D_CENTRE, d_radius: D_RADIUS, spots: SPOTS, pockets: POCKETS } = CONSTANTS.table;
+import { Geometry, pocketKind } from "./geometry.js";
 
 const BALL_COLOURS = {
   white: ["#fbfaf3", "#c9c6b6"],
@@ -33,12 +30,19 @@ const CUSHION = 48; // rubber cushion, nose to the rail
 const MIDDLE_FLARE = 14; // how much a middle pocket's throat widens behind the cushion nose
 const RAIL = 125; // the wooden rail outside the cushion
 const MARGIN = 14; // a little air around the frame
-const EXTENT_LONG = HALF_LENGTH + CUSHION + RAIL + MARGIN;
-const EXTENT_SHORT = HALF_WIDTH + CUSHION + RAIL + MARGIN;
 
 export class TableView {
-  constructor(canvas) {
+  /** `table`: the page constants' table. `offscreen()` makes the canvas the cloth, cushions
+   * and markings are drawn on once (a page's canvas by default). */
+  constructor(canvas, table, { offscreen = () => document.createElement("canvas") } = {}) {
     this.canvas = canvas;
+    this.table = table;
+    this.R = table.ball_radius;
+    this.geometry = new Geometry(table);
+    this.offscreen = offscreen;
+    // Half the drawn table, rail and margin included, along it and across it (mm).
+    this.extentLong = table.half_length + CUSHION + RAIL + MARGIN;
+    this.extentShort = table.half_width + CUSHION + RAIL + MARGIN;
     this.ctx = canvas.getContext("2d");
     this.scale = 1; // CSS pixels per mm
     this.fit = 1; // the scale at which the whole table fits
@@ -55,7 +59,7 @@ export class TableView {
   /** Fit the table into the canvas's CSS box; returns true if anything changed. */
   resize() {
     const rect = this.canvas.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = globalThis.devicePixelRatio || 1;
     const w = Math.max(1, Math.round(rect.width));
     const h = Math.max(1, Math.round(rect.height));
     if (w === this.cssWidth && h === this.cssHeight && dpr === this.dpr) return false;
@@ -66,8 +70,8 @@ export class TableView {
     this.canvas.height = Math.round(h * dpr);
     this.upright = h > w;
     this.fit = this.upright
-      ? Math.min(w / (2 * EXTENT_SHORT), h / (2 * EXTENT_LONG))
-      : Math.min(w / (2 * EXTENT_LONG), h / (2 * EXTENT_SHORT));
+      ? Math.min(w / (2 * this.extentShort), h / (2 * this.extentLong))
+      : Math.min(w / (2 * this.extentLong), h / (2 * this.extentShort));
     this._place();
     return true;
   }
@@ -90,8 +94,8 @@ export class TableView {
     const halfX = (this.upright ? this.cssWidth : this.cssHeight) / (2 * this.scale);
     const halfY = (this.upright ? this.cssHeight : this.cssWidth) / (2 * this.scale);
     const keep = (v, half, extent) => (half >= extent ? 0 : Math.max(half - extent, Math.min(extent - half, v)));
-    cx = keep(cx, halfX, EXTENT_SHORT);
-    cy = keep(cy, halfY, EXTENT_LONG);
+    cx = keep(cx, halfX, this.extentShort);
+    cy = keep(cy, halfY, this.extentLong);
     this.centre = [cx, cy];
     this.background = null;
   }
@@ -132,13 +136,13 @@ export class TableView {
   }
 
   _drawBackground() {
-    const off = document.createElement("canvas");
+    const off = this.offscreen();
     off.width = this.canvas.width;
     off.height = this.canvas.height;
     const ctx = off.getContext("2d");
     this._tableTransform(ctx);
-    const HW = HALF_WIDTH;
-    const HL = HALF_LENGTH;
+    const { half_width: HW, half_length: HL, baulk_y: BAULK_Y, d_centre: D_CENTRE,
+      d_radius: D_RADIUS, spots: SPOTS, pockets: POCKETS } = this.table;
     const outerW = HW + CUSHION + RAIL;
     const outerL = HL + CUSHION + RAIL;
 
@@ -198,7 +202,7 @@ export class TableView {
     ctx.fillStyle = "#0c5a23";
     ctx.strokeStyle = "rgba(0,0,0,0.35)";
     ctx.lineWidth = 2;
-    const noses = GEOMETRY.cushions();
+    const noses = this.geometry.cushions();
     for (const poly of noses.map(cushionPolygon)) {
       ctx.beginPath();
       poly.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
@@ -256,20 +260,21 @@ export class TableView {
     // Shadows first so that no ball's shadow lies over a neighbour.
     ctx.fillStyle = "rgba(0,0,0,0.28)";
     const [sx, sy] = this.screenOffset(7, 5);
+    const R = this.R;
     for (const p of Object.values(balls)) {
       ctx.beginPath();
       ctx.arc(p[0] + sx, p[1] + sy, R, 0, 2 * Math.PI);
       ctx.fill();
     }
     const light = this.screenOffset(-0.4 * R, -0.4 * R);
-    for (const [id, p] of Object.entries(balls)) drawBall(ctx, id, p, 1, light);
+    for (const [id, p] of Object.entries(balls)) drawBall(ctx, id, p, R, 1, light);
     if (overlay && overlay.over) overlay.over(ctx, this);
   }
 }
 
-/** A ball at (x, y); `light` is where its highlight sits from its centre, in table mm (the
- * screen's top left: TableView.screenOffset). */
-export function drawBall(ctx, id, [x, y], alpha = 1, light = [-0.4 * R, -0.4 * R]) {
+/** A ball of radius R at (x, y); `light` is where its highlight sits from its centre, in table
+ * mm (the screen's top left: TableView.screenOffset). */
+export function drawBall(ctx, id, [x, y], R, alpha = 1, light = [-0.4 * R, -0.4 * R]) {
   const [lit, dark] = ballColour(id);
   ctx.save();
   ctx.globalAlpha = alpha;

@@ -1,28 +1,40 @@
-// What the match page shows: the table, the scoreboard, the turn, the decision, the story of
-// the frame and the controls, from the client's protocol state (client.js), the playback of
-// its events (playback.js) and the striker's aim. It changes nothing but the screen and,
-// when a new position arrives, where the cue points (at a ball on it can hit) and, after a
-// stroke, the power and spin (back to neutral unless the player keeps them).
+// What the match page shows: the scoreboard, the turn, the decision, the story of the frame,
+// who is away, from the client's protocol state (client.js), the playback of its events
+// (playback.js) and the striker's aim; and who may do what now, which the stroke's controls
+// (controlspanel.js) and the table's canvas (scene.js) follow. It changes nothing but the
+// screen and, when a new position arrives, where the cue points (at a ball on it can hit)
+// and, after a stroke, the power and spin (back to neutral unless the player keeps them).
 
-import { drawAim, drawD, drawHint, drawMarks, drawPlacement, drawSpin } from "./aiming.js";
-import { CONSTANTS, GEOMETRY } from "./constants.js";
-import { decisionMarks } from "./decision.js";
-import { hintShown } from "./hint.js";
-import { num, t } from "./i18n.js";
-import { clock, powerText } from "./panels.js";
+import { ControlsPanel } from "./controlspanel.js";
+import { t } from "./i18n.js";
+import { clock } from "./panels.js";
 import { soundsOf } from "./sound.js";
-import { ballName, matchResult, refereeCalls, spinLabel, spokenEvent } from "./story.js";
-
-// How long the end of a frame stays on the table before the next rack (ms of real time;
-// the playback rate of the tests shortens it as it shortens strokes): the server's figure,
-// which also starts the breaker's shot clock after it.
-const HOLD_MS = CONSTANTS.frame_hold * 1000;
+import { matchResult, refereeCalls, spokenEvent } from "./story.js";
 
 export class MatchView {
-  constructor(parts) {
-    Object.assign(this, parts); // root, panels, decision, logPanel, story, tableView, client,
-    // playback, aim, conn, settings, sounds, rate, practice
-    this.el = this.panels.el;
+  constructor({ root, panels, decision, logPanel, story, painter, client, playback, aim, conn,
+    settings, sounds, constants, geometry, rate, practice, doc = globalThis.document }) {
+    this.root = root; // the match's element
+    this.panels = panels; // the scoreboard, turn, notices and panels (panels.js)
+    this.el = panels.el; // an element of the match by its test id
+    this.decision = decision; // the decision asked after a foul (decision.js)
+    this.logPanel = logPanel; // the referee's log of each frame (logpanel.js)
+    this.story = story; // what happened in each frame (story.js)
+    this.client = client; // the protocol's state (client.js)
+    this.playback = playback; // the events animated, and the position shown (playback.js)
+    this.aim = aim; // this player's cue (aiming.js)
+    this.conn = conn; // the socket (connection.js)
+    this.settings = settings; // the page's settings (settings.js)
+    this.sounds = sounds; // sound.js
+    this.constants = constants; // the page constants (constants.js)
+    this.geometry = geometry; // the table's geometry (geometry.js)
+    this.rate = rate; // the playback rate (1: real time; tests speed it up)
+    this.practice = practice; // a practice table: one member plays both seats
+    this.doc = doc; // the page's document (its title)
+    // How long the end of a frame stays on the table before the next rack (ms of real time;
+    // the playback rate of the tests shortens it as it shortens strokes): the server's
+    // figure, which also starts the breaker's shot clock after it.
+    this.holdMs = constants.frame_hold * 1000;
     this.connection = "connecting";
     this.remoteAim = null; // the striker's aim as relayed to us
     this.presented = []; // versions shown, in order
@@ -31,9 +43,13 @@ export class MatchView {
     this.hold = null; // {until, balls}: the frame just ended, shown before the next rack
     this.turnKind = null; // the last turn shown (mine, decide, theirs, ...)
     this.touch = false; // a coarse pointer: no keyboard hints
-    this.lastFocus = null; // the control last focused in the match (keepFocus)
-    this.dirty = true; // the canvas needs drawing
+    this.lastFocus = null; // the control last focused in the match (input.js, keepFocus)
+    this.dirty = true; // the canvas needs drawing (scene.js)
     this.proHint = null; // a practice table's hint (hint.js), drawn while its position is shown
+    // The stroke's controls follow what this view says may be done.
+    this.controls = new ControlsPanel({
+      view: this, root, el: panels.el, aim, client, playback, painter, doc,
+    });
   }
 
   get shown() {
@@ -119,7 +135,7 @@ export class MatchView {
       };
       this.remoteAim = null;
       const speed = event.request && event.request.speed ? event.request.speed : 0;
-      this.sounds.stroke(soundsOf(event.shot, speed, CONSTANTS.stroke.max_speed), this.rate);
+      this.sounds.stroke(soundsOf(event.shot, speed, this.constants.stroke.max_speed), this.rate);
       this.refresh();
     }
   }
@@ -157,7 +173,7 @@ export class MatchView {
       }
       if (event.frame_end && !event.match_end && final) {
         // The frame's last position stays a moment, beside the panel with its result.
-        this.hold = { until: now + HOLD_MS / Math.max(1, this.rate), balls: final };
+        this.hold = { until: now + this.holdMs / Math.max(1, this.rate), balls: final };
         this.el("rack-now").hidden = false;
       }
       if (event.kind === "stroke" && !this.settings.get("keepStroke")) this.aim.resetStroke();
@@ -218,8 +234,8 @@ export class MatchView {
     const title = turn.kind === "mine" ? t("title.your_turn", { match })
       : turn.kind === "decide" ? t("title.your_decision", { match })
         : match;
-    document.title = title;
-    document.body.dataset.title = title; // notices.js keeps it as the title's base
+    this.doc.title = title;
+    this.doc.body.dataset.title = title; // notices.js keeps it as the title's base
     if (turn.kind === this.turnKind) return "";
     if (turn.kind === "mine") this.sounds.chime("turn");
     if (turn.kind === "decide") this.sounds.chime("decision");
@@ -234,7 +250,7 @@ export class MatchView {
     if (!cue) return;
     const { balls } = this.shown.frame;
     const on = this.shown.turn.balls_on;
-    const found = GEOMETRY.aimAt(cue, on, balls);
+    const found = this.geometry.aimAt(cue, on, balls);
     if (found) {
       this.aim.angle = found.angle;
       return;
@@ -253,148 +269,23 @@ export class MatchView {
   target() {
     const cue = this.cuePosition();
     if (!cue) return null;
-    return GEOMETRY.predict(cue, this.aim.angle, this.shown.frame.balls).target;
+    return this.geometry.predict(cue, this.aim.angle, this.shown.frame.balls).target;
   }
 
-  // --- the controls --------------------------------------------------------------------------
+  // --- the controls (controlspanel.js) ---------------------------------------------------------
   /** The aim moved: its inputs and the nomination follow; the canvas is redrawn. */
   aimMoved() {
-    this.dirty = true;
-    this.syncAimInputs();
-    this.refreshNomination();
-  }
-
-  syncAimInputs() {
-    const { el, aim } = this;
-    const angleInput = el("aim-angle");
-    if (document.activeElement !== angleInput) {
-      angleInput.value = ((aim.angle * 180) / Math.PI).toFixed(2);
-    }
-    const degrees = ((aim.angle * 180) / Math.PI).toFixed(2);
-    el("aim-fine").setAttribute("aria-valuenow", degrees);
-    el("aim-fine").setAttribute("aria-valuetext", `${num(Number(degrees), 2)}°`);
-    el("power").value = String(aim.speed);
-    el("power").setAttribute("aria-valuetext", powerText(aim.speed));
-    el("power-value").textContent = powerText(aim.speed);
-    const label = spinLabel(aim.side, aim.height);
-    el("spin-value").textContent = label;
-    el("spin").setAttribute("aria-valuetext", label);
-    el("spin").setAttribute("aria-valuenow", String(aim.height));
-    drawSpin(el("spin"), aim);
-  }
-
-  refreshNomination() {
-    const row = this.el("nominate-row");
-    const select = this.el("nominate");
-    const snap = this.shown;
-    const choices = snap && this.canStrike() ? snap.turn.nominate : [];
-    if (!choices.length) {
-      row.hidden = true;
-      select.dataset.key = "";
-      return;
-    }
-    row.hidden = false;
-    const key = `${snap.version}:${choices.join(",")}`;
-    if (select.dataset.key !== key) {
-      select.dataset.key = key;
-      select.dataset.touched = "";
-      select.replaceChildren();
-      const auto = document.createElement("option");
-      auto.value = "";
-      auto.textContent = t("nominate.auto");
-      select.append(auto);
-      for (const id of choices) {
-        const o = document.createElement("option");
-        o.value = id;
-        o.textContent = id.startsWith("red")
-          ? t("nominate.red", { n: id.slice(3) })
-          : ballName(id);
-        select.append(o);
-      }
-    }
-    // Follow the ball aimed at until the player picks one by hand.
-    if (select.dataset.touched) return;
-    const target = this.target();
-    select.value = target && choices.includes(target) ? target : "";
+    this.controls.aimMoved();
   }
 
   /** The nomination the player made (or that follows the aim), if one applies. */
   nominated() {
-    const select = this.el("nominate");
-    return !this.el("nominate-row").hidden && select.value ? select.value : null;
+    return this.controls.nominated();
   }
 
+  /** The controls follow who may do what now. */
   refresh() {
-    const { el, root } = this;
-    const snap = this.shown;
-    const seat = this.client.seat;
-    const mine = this.canStrike();
-    const live = Boolean(snap && snap.status === "live");
-    el("controls").hidden = !seat || !live;
-    el("stroke-controls").hidden = !mine; // the opponent's turn: the stroke's controls wait
-    const watching = el("watching");
-    watching.hidden = Boolean(seat);
-    if (!seat) watching.textContent = t("watching.text");
-    for (const id of ["concede-frame", "concede-match"]) el(id).disabled = !this.canAct();
-    root.classList.toggle("finished", Boolean(snap && snap.status === "finished"));
-    const placing = Boolean(snap && snap.frame.in_hand);
-    el("strike").disabled = !this.ready() || (placing && !this.aim.cueBall);
-    const ready = this.ready();
-    for (const id of ["power", "aim-angle", "nominate", "spin-reset", "power-down", "power-up",
-      "aim-left-coarse", "aim-left-fine", "aim-right-fine", "aim-right-coarse"]) {
-      el(id).disabled = !mine;
-    }
-    el("aim-fine").setAttribute("aria-disabled", String(!mine));
-    el("place-cue").hidden = !(ready && placing && !this.aim.cueBall); // placed: drag to move
-    el("aim-hint").textContent = this.hint(snap, mine);
-    root.classList.toggle("my-turn", mine);
-    root.classList.toggle("placing", mine && placing);
-    for (const b of root.querySelectorAll("[data-step]")) {
-      b.textContent = `${num(b.dataset.step === "fine" ? 0.1 : 1, 1)}°`;
-    }
-    this.refreshNomination();
-    this.syncAimInputs();
-    this.dirty = true;
-    this.keepFocus();
-  }
-
-  /** Focus follows the play: when the control last focused in the match (input.js tracks
-   * it) is gone, hidden or disabled and the focus fell to the page, the next useful control
-   * takes it: the decision's first option if one is asked of us, else the table. */
-  keepFocus() {
-    const last = this.lastFocus;
-    if (!last) return;
-    const gone = (e) => !e.isConnected || e.disabled || e.closest("[hidden]") !== null;
-    const now = document.activeElement;
-    if (now && now !== document.body && !gone(now)) return;
-    if (!gone(last)) return; // the player put the focus elsewhere themselves
-    const choice = this.el("decision-options").querySelector("button");
-    const next = choice && !gone(choice) ? choice : this.el("table");
-    next.focus({ preventScroll: true });
-  }
-
-  hint(snap, mine) {
-    const touch = this.touch ? "_touch" : "";
-    if (!snap) return t("hint.connecting");
-    if (this.client.pending) return t("hint.waiting");
-    if (this.playback.anim || this.client.queue.length) return t("hint.moving");
-    if (this.hold) return t("hint.between");
-    if (snap.status !== "live") return t("hint.over");
-    if (snap.frame.pending) {
-      return snap.frame.pending.holder === this.client.seat
-        ? t("hint.your_decision")
-        : t("hint.deciding");
-    }
-    if (mine && snap.frame.in_hand && !this.aim.cueBall) return t(`hint.place${touch}`);
-    if (mine && snap.frame.in_hand) return t(`hint.aim_hand${touch}`);
-    if (mine) return t(`hint.aim${touch}`);
-    const striker = snap.scoreboard.to_act;
-    const info = this.client.presence && this.client.presence.players
-      ? this.client.presence.players[striker] : null;
-    const name = this.client.players[striker] || "";
-    return info && info.arrived && !info.online
-      ? t("hint.away", { name })
-      : t("hint.theirs", { name });
+    this.controls.refresh();
   }
 
   /** The opponent (or, for spectators, any player) who is away: a panel and maybe a claim.
@@ -436,76 +327,5 @@ export class MatchView {
     }
     this.panels.away(text, claim);
     for (const id of ["claim-frame", "claim-match"]) this.el(id).disabled = !this.canAct();
-  }
-
-  // --- the canvas ----------------------------------------------------------------------------
-  draw() {
-    const snap = this.shown;
-    const zoom = this.settings.get("zoom") ? 2 : 1;
-    // Zoomed, the view follows the cue ball at rest; from hand it looks at the D (not at the
-    // ball being dragged, which would move the table under the finger).
-    const focus = snap && snap.frame.in_hand ? CONSTANTS.table.d_centre : this.cuePosition();
-    if (this.tableView.view(zoom, this.playback.anim ? this.tableView.focus : focus)) {
-      this.dirty = true;
-    }
-    if (this.tableView.resize()) this.dirty = true;
-    if (!this.dirty) return;
-    this.dirty = false;
-    this.tableView.draw(this.drawnBalls(), this.overlay());
-  }
-
-  overlay() {
-    const snap = this.shown;
-    const moving = Boolean(this.playback.anim);
-    const marks = this.hold || moving ? null : decisionMarks(snap, this.decision.focus);
-    return {
-      under: (ctx, v) => {
-        if (marks) drawMarks(ctx, v, marks, snap.frame.balls, "under");
-        else if (snap && snap.frame.in_hand && !moving && snap.status === "live" &&
-            !snap.frame.pending && !this.hold) {
-          drawD(ctx);
-        }
-      },
-      over: (ctx, v) => {
-        if (!snap || moving || this.hold) return;
-        // A practice table's hint, under the member's own aim (hint.js).
-        if (hintShown(this.proHint, snap)) drawHint(ctx, v, this.proHint, snap.frame.balls);
-        if (marks) {
-          drawMarks(ctx, v, marks, snap.frame.balls, "over");
-          return;
-        }
-        if (this.ready()) {
-          const cue = this.cuePosition();
-          if (snap.frame.in_hand) drawPlacement(ctx, v, this.aim.hover);
-          if (cue) drawAim(ctx, v, cue, this.aim, snap.frame.balls, { mine: true });
-          return;
-        }
-        const remote = this.remoteAim;
-        if (remote && remote.seat === snap.scoreboard.to_act && remote.seat !== this.client.seat) {
-          const cue = snap.frame.in_hand ? remote.cue_ball : snap.frame.balls.white;
-          if (cue) drawAim(ctx, v, cue, remote, snap.frame.balls, { mine: false });
-        }
-      },
-    };
-  }
-
-  drawnBalls() {
-    if (this.hold) return { ...this.hold.balls };
-    const balls = { ...this.playback.balls };
-    const snap = this.shown;
-    const remote = this.remoteAim;
-    if (!this.playback.anim && snap && snap.frame.in_hand) {
-      delete balls.white;
-      if (this.ready() && this.aim.cueBall) balls.white = this.aim.cueBall;
-      else if (remote && remote.cue_ball && remote.seat !== this.client.seat) {
-        balls.white = remote.cue_ball;
-      }
-    }
-    // Draw the white last so it sits on top of a ball it might be placed against.
-    const ordered = {};
-    for (const id of Object.keys(balls).sort((a, b) => (a === "white") - (b === "white"))) {
-      ordered[id] = balls[id];
-    }
-    return ordered;
   }
 }
