@@ -1,10 +1,12 @@
 """A match's broadcasts reach a process once, however many of its sockets watch
-(game/fanout.py), in one process on the in-memory layer."""
+(game/fanout.py), in one process on the in-memory layer; and a relay on Redis ends when
+cancelled."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import uuid
 from collections import Counter
 from typing import Any
 
@@ -13,8 +15,9 @@ from channels.layers import channel_layers, get_channel_layer
 
 from game import service
 from game.consumers import MatchConsumer
-from game.fanout import FANOUT
+from game.fanout import FANOUT, _Relay
 from game.process import TABLES, group_name
+from snooker_site.layers import redis_layer
 from tests.game.helpers import Client
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
@@ -132,3 +135,26 @@ async def test_the_players_hear_an_event_before_the_crowd(match, players, monkey
     # The striker first (its own socket, before the layer's round trip), then the opponent,
     # then the crowd (the striker's copy from the relay finds it sent, and is not counted).
     assert heard == ["A", "B", None, None, None]
+
+
+async def test_a_relay_cancelled_at_any_moment_ends_on_redis(settings, redis_url) -> None:
+    """A relay is cancelled once when its server's (or a test's) event loop ends. On Redis it
+    ends whenever that comes: with a socket timeout, redis-py wrote each command through
+    `asyncio.wait_for`, which on Python 3.11 swallowed a cancellation arriving as the write
+    completed, and the relay went on popping for ever (snooker_site/layers.py)."""
+    settings.CHANNEL_LAYERS = {"default": redis_layer(redis_url, f"test-{uuid.uuid4().hex}")}
+    channel_layers.backends.clear()
+    stuck = []
+    for moment in range(60):  # loop turns after its start: joining, then its first pops
+        relay = _Relay(1)
+        for _ in range(moment):
+            await asyncio.sleep(0)
+        relay.task.cancel()
+        _, pending = await asyncio.wait([relay.task], timeout=2)
+        if pending:
+            stuck.append(moment)
+            relay.task.cancel()  # a second cancellation gets through
+            await asyncio.wait([relay.task], timeout=2)
+    layer = get_channel_layer()
+    await layer.flush()  # type: ignore[union-attr]
+    assert stuck == []
