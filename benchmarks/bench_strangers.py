@@ -8,8 +8,9 @@ at 100), coming back a second after they are closed or refused; the players star
 the attack. The players' client runs in this process, the crowd and the attackers in another
 (a client loop busy with a thousand sockets would delay the players' reading of their acks).
 Reports, for each run, the players' ack p50/p99/max (send to ack) and when the acks over
-100 ms came, the spectators' event p50/p99 (send to each spectator's copy), and whether
-every honest spectator received every event. The last line printed is one JSON object.
+100 ms came, the spectators' event p50/p99 (send to each spectator's copy), whether every
+honest spectator received every event, and the server's CPU. The last line printed is one
+JSON object.
 """
 
 from __future__ import annotations
@@ -277,7 +278,12 @@ def main() -> None:
                 attack = label == "under_attack"
                 crowd = f"2 players + {args.spectators} spectators"
                 print(f"{label}: {crowd}" + (f" + {args.hostile} hostile" if attack else ""))
+                cpu, began = server.cpu_seconds(), time.monotonic()
                 results[label] = asyncio.run(run(setup, server.port, args, attack))
+                # The server's CPU over the whole run (the crowd's arrival included), as a
+                # share of one core.
+                share = (server.cpu_seconds() - cpu) / (time.monotonic() - began)
+                results[label]["server_cpu_percent"] = round(100 * share, 1)
                 print(f"  {results[label]}", flush=True)
             results["server_tracebacks"] = server.server_errors()  # type: ignore[assignment]
             results["peak_rss_mb"] = server.peak_rss_mb()  # type: ignore[assignment]

@@ -2,9 +2,11 @@
 
 Nothing here decides an outcome. Every request goes through `game.service` in a thread (the
 ORM is synchronous); the events it stored are broadcast to the match group after it returns,
-that is after commit. The channel layer may drop a message, so each socket tracks the last
-version it sent and fills any gap from the database (on a later event, or on the browser's
-ping when this process knows of a newer version).
+that is after commit. Each process hears a match's broadcasts once and hands them to its
+sockets of that match (game/fanout.py); a message to one socket is sent to it directly. The
+channel layer may drop a message, so each socket tracks the last version it sent and fills
+any gap from the database (on a later event, or on the browser's ping when this process knows
+of a newer version).
 
 What a stranger can cost is bounded: sockets per address and per match are capped, `hello`
 is answered once per socket, and from what this process already holds (`TABLES`: one read
@@ -29,6 +31,7 @@ from django.conf import settings
 from django.utils import translation
 
 from game import addresses, service
+from game.fanout import FANOUT, Inbox
 from game.models import Match
 from game.process import (
     CLOCKS,
@@ -75,6 +78,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     turn: service.Turn = service.NO_TURN
     backlog: asyncio.Queue[Any] | None = None
     flooded: bool = False
+    inbox: Inbox
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # The server's queue of this socket's messages not yet read (daphne and channels'
@@ -83,6 +87,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # are read, would never see the flood: the backlog does.
         queue = getattr(receive, "__self__", None)
         self.backlog = queue if isinstance(queue, asyncio.Queue) else None
+        self.inbox = Inbox(self._take, self._quick)
         # However the consumer ends (a close, a crash, daphne killing a slow one), its place
         # at the gate and in the heartbeat goes at once, and its row soon after.
         try:
@@ -98,10 +103,29 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # per broadcast to a crowd, each queued behind the crowd's database work, and a
         # stroke's request behind all of them. Every database call here runs through
         # DatabaseSyncToAsync, which closes stale connections around the call itself.
+        # The match's broadcasts come from the process's relay (game/fanout.py), not from
+        # here; they wait for this socket's own handler to finish, as they did in channels'.
+        async with self.inbox.lock:
+            await self._take(message)
+
+    async def _take(self, message: Any) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    def _quick(self, message: Any) -> bool:
+        """Whether the relay may hand this socket `message` itself: it needs no database
+        (an event after a gap that this process did not hear is read by the socket's own
+        task, not while the relay's other sockets wait)."""
+        if message["type"] != "match.event" or message["version"] <= self.sent_version + 1:
+            return True
+        return TABLES.after(self.match_id, self.sent_version) is not None
+
+    @property
+    def seated(self) -> bool:
+        """Its match's broadcasts reach the players' sockets before the crowd's."""
+        return self.seat is not None
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -175,12 +199,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             GATE.leave(self.address, self.match_id)
             self.address = None
         if self.greeted:
+            FANOUT.leave(self)
             HEARTBEATS.discard(self.channel_name)
 
     async def _remove_row(self) -> None:
         if not self.greeted:
             return
-        await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
         if self._held is not None:  # a spectator's row goes with the next presence flush
             await database_sync_to_async(service.disconnect)(
                 self.match_id, self.channel_name, self._held
@@ -238,7 +262,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
             return
         self.greeted = True
-        await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
+        await FANOUT.join(self)
         started = None
         if self._held is not None:
             started = await database_sync_to_async(service.connect)(
@@ -386,15 +410,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(ack.text())
         # On a duplicate the first attempt may have died with its process before
         # broadcasting: publish the stored event again (sockets that have it ignore it).
+        # The striker's own socket sends the event first, not after the layer's round trip
+        # (its copy from the process's relay then finds it sent).
         for stored in applied.events:
-            await publish(self.match_id, stored)
+            await publish(self.match_id, stored, first=self.match_event)
 
     # --- broadcasting ---------------------------------------------------------------------------
+    # Handed over by the process's relay (game/fanout.py), which did what the process does
+    # once per message (LATEST, TABLES, CLOCKS) before any socket takes it.
     async def match_event(self, event: EventMessage) -> None:
         version = event["version"]
-        LATEST[self.match_id] = max(version, LATEST.get(self.match_id, 0))
-        turn = turn_of(event)
-        TABLES.heard(self.match_id, version, event["text"], turn)
         if version <= self.sent_version:
             return  # already sent (a retry, or we caught up from the database)
         if version > self.sent_version + 1:
@@ -402,7 +427,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if version <= self.sent_version:
                 return
         await self.send(event["text"])
-        self._sent(version, turn)
+        self._sent(version, turn_of(event))
 
     async def match_aim(self, event: AimMessage) -> None:
         if event["sender"] != self.channel_name:
@@ -412,9 +437,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(event["text"])
 
     async def match_clock(self, event: ClockMessage) -> None:
-        deadline = datetime.fromtimestamp(event["deadline"], UTC)
-        CLOCKS.arm(self.match_id, event["version"], deadline)
         if event["version"] == self.sent_version:
+            deadline = datetime.fromtimestamp(event["deadline"], UTC)
             clock = server_out.Clock(version=event["version"], deadline=deadline)
             await self.send(clock.text())
 

@@ -9,6 +9,8 @@
   the socket is behind.
 - `TABLES`: per match, the spectators' welcome at the newest version and the latest events,
   so a crowd (or a storm of strangers) arriving or catching up costs one read per version.
+- `FANOUT` (game/fanout.py): one channel per process in each match group it serves, and a
+  relay that hands each broadcast to the match's sockets here.
 - `play`: the players' requests run on a database thread of their own, so that no crowd's
   comings and goings (queued on channels' one shared database thread) delay a stroke.
 
@@ -19,11 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -46,6 +49,7 @@ from game.protocol import server_out
 from game.signals import match_changed
 from rules.state import Player
 
+log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 _K = TypeVar("_K")
 _PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
@@ -111,8 +115,13 @@ async def tell_presence(match_id: int, presence: server_out.Presence) -> None:
     await _layer().group_send(group_name(match_id), dict(message))
 
 
-async def publish(match_id: int, stored: service.Stored) -> None:
-    """Send a stored event to every socket of the match, in every process."""
+async def publish(
+    match_id: int,
+    stored: service.Stored,
+    first: Callable[[EventMessage], Awaitable[None]] | None = None,
+) -> None:
+    """Send a stored event to every socket of the match, in every process: to `first` (the
+    striker's own socket) before the channel layer's round trip."""
     turn = stored.turn
     # Known here before any socket hears it: a spectator greeted meanwhile from TABLES must
     # not be given the version before it (the event may reach the group before the socket).
@@ -122,6 +131,11 @@ async def publish(match_id: int, stored: service.Stored) -> None:
         "deadline": turn.deadline.timestamp() if turn.deadline else None,
         "aimer": turn.aimer, "in_hand": turn.in_hand,
     }  # fmt: skip
+    if first is not None:
+        try:
+            await first(message)
+        except Exception:  # the striker's socket failing must not keep it from the others
+            log.exception("the striker's socket failed to take event %s", stored.version)
     await _layer().group_send(group_name(match_id), dict(message))
     match_changed.send(sender=Match, match_id=match_id)
 
@@ -676,6 +690,9 @@ def _cancel(task: asyncio.Task[None] | None) -> None:
 
 def reset() -> None:
     """A clean process (tests: each runs on its own event loop)."""
+    from game.fanout import FANOUT  # built on this module's registries: imported after it
+
+    FANOUT.reset()
     for task in list(_DETACHED):
         _cancel(task)
     _DETACHED.clear()

@@ -128,19 +128,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if REDIS_URL:
+    from snooker_site.layers import redis_layer
+
+    # A distinct prefix keeps runs that share one Redis (parallel test runs, benchmarks) apart
+    # from each other's groups and channels.
     CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
-                # channels_redis blocks in BZPOPMIN: a layer idle for 5 s then raised
-                # TimeoutError into a consumer and closed its socket. Read for longer.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 10}],
-                # A distinct prefix keeps runs that share one Redis (parallel test runs,
-                # benchmarks) apart from each other's groups and channels.
-                "prefix": os.environ.get("CHANNEL_LAYER_PREFIX") or "asgi",
-            },
-        },
+        "default": redis_layer(REDIS_URL, os.environ.get("CHANNEL_LAYER_PREFIX") or "asgi")
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "snooker_site.layers.SweptInMemoryChannelLayer"}}

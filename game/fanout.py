@@ -1,0 +1,228 @@
+"""A match's broadcasts reach a process once, however many of its sockets are there.
+
+The match's channel-layer group (`match-<id>`) holds one channel per process that serves the
+match, not one per socket, as the lobby's does (club/process.py, after lila-ws). With
+channels_redis a group message is serialised and pushed through Redis once per member, then
+popped and dispatched by the receiving process: per socket, a thousand times an event for a
+crowd of a thousand. Here it is once per process.
+
+- `FANOUT.join(socket)` on a socket's hello: the process's relay for that match is started
+  if there is none (a channel of its own, added to the group; `join` returns once it is in).
+  `FANOUT.leave(socket)` when the socket goes: the last one out stops the relay, which leaves
+  the group. A socket that arrives meanwhile starts a new relay.
+- The relay (one task per match) receives each event, aim, presence and clock message once;
+  does once what the process does per message (the newest version known, `LATEST`; the event
+  kept for catch-ups and greetings, `TABLES`; the shot clock's timer, `CLOCKS`); and offers it
+  to the match's sockets here, the players' first (the striker's opponent and the striker
+  before the crowd), yielding to the loop every 64 sockets so that other matches' relays and
+  the players' requests are not held up behind a crowd.
+- Each socket takes its messages in order and one at a time, as channels' dispatch gave them
+  to it, through its `Inbox`: the socket's own handlers (hello, ping, a player's request)
+  hold its lock. A message is handled at once, by the relay, only when the socket is idle,
+  has nothing waiting, and the message needs no database: an event after a version gap this
+  process did not hear, like any message to a busy socket, waits in the socket's inbox and a
+  task of the socket's own drains it (the gap filled from the database there), while the
+  relay goes on to the next socket. Sending is a write to the socket's transport buffer
+  (daphne), so a slow reader holds up nobody either.
+- An inbox holds at most `INBOX` messages; more are dropped, as the channel layer drops
+  messages to a full channel: the version check fills the gap later, from `TABLES` or the
+  database.
+
+A message to one socket (an error, an ack, a pong, a log) is sent by its consumer directly.
+The per-socket channel stays for the socket's identity (presence rows, an aim's sender).
+The striker's own socket takes its event before the layer does (`publish(first=...)`).
+
+Known limit: channels_redis forgets a group's member after its `group_expiry` (a day), as it
+did each socket's; a relay is joined once, so a match served by one relay for over a day
+would stop hearing broadcasts there (its sockets' pings would still catch up).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any, Protocol, cast
+
+from game.process import (
+    CLOCKS,
+    LATEST,
+    TABLES,
+    EventMessage,
+    _layer,
+    detach,
+    group_name,
+    turn_of,
+)
+
+log = logging.getLogger(__name__)
+
+Message = dict[str, Any]
+
+INBOX = 100  # messages waiting for one socket (channels' default capacity of a channel)
+STOP = "fanout.stop"  # the relay's own message to itself: leave the group and end
+
+
+class Inbox:
+    """A socket's broadcasts, handled in order, one at a time, and never during the socket's
+    own handlers (which hold `lock`)."""
+
+    def __init__(
+        self, handle: Callable[[Message], Awaitable[None]], quick: Callable[[Message], bool]
+    ) -> None:
+        self.handle = handle  # the socket's handler for a message (may read the database)
+        self.quick = quick  # whether handling a message now needs no database
+        self.lock = asyncio.Lock()
+        self.waiting: deque[Message] = deque()
+        self.draining: asyncio.Task[None] | None = None
+
+    async def offer(self, message: Message) -> None:
+        """Handle `message` now if that holds up nobody, else queue it for the socket's task."""
+        if self.waiting or self.lock.locked() or not self.quick(message):
+            self._queue(message)
+            return
+        async with self.lock:  # free: taken without a pause, so nothing came in between
+            await self._handled(message)
+
+    def _queue(self, message: Message) -> None:
+        if len(self.waiting) >= INBOX:
+            return  # dropped, as by a full channel: the version check fills the gap
+        self.waiting.append(message)
+        if self.draining is None or self.draining.done():
+            self.draining = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        async with self.lock:
+            while self.waiting:
+                await self._handled(self.waiting.popleft())
+
+    async def _handled(self, message: Message) -> None:
+        try:
+            await self.handle(message)
+        except Exception:  # one socket's failure is not the relay's, nor the match's
+            log.exception("a socket failed to take %s", message.get("type"))
+
+    def close(self) -> None:
+        self.waiting.clear()
+        if self.draining is not None and not self.draining.get_loop().is_closed():
+            self.draining.cancel()
+
+
+class Socket(Protocol):
+    match_id: int
+    inbox: Inbox
+
+    @property
+    def seated(self) -> bool: ...
+
+
+class _Relay:
+    """One match's channel in its group, for this process, and the task that hands out what
+    arrives on it."""
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        # Insertion-ordered: each socket hears the messages in the order it joined.
+        self.players: dict[Socket, None] = {}
+        self.spectators: dict[Socket, None] = {}
+        self.channel: str | None = None
+        loop = asyncio.get_running_loop()
+        self.ready: asyncio.Future[None] = loop.create_future()  # in the group
+        self.task = loop.create_task(self._run())
+        self.messages = 0  # received on the channel (tests and benchmarks read it)
+
+    def empty(self) -> bool:
+        return not self.players and not self.spectators
+
+    async def _run(self) -> None:
+        layer = _layer()
+        try:
+            self.channel = await layer.new_channel()
+            await layer.group_add(group_name(self.match_id), self.channel)
+        except BaseException as exc:
+            if not self.ready.done():
+                self.ready.set_exception(exc)
+            raise
+        self.ready.set_result(None)
+        try:
+            while True:
+                message = await layer.receive(self.channel)
+                if message["type"] == STOP:
+                    return
+                self.messages += 1
+                self._once(message)
+                await self._hand_out(message)
+        finally:
+            # Bounded: on a server's way out Redis may not answer any more; an entry left
+            # behind expires with the group.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    layer.group_discard(group_name(self.match_id), self.channel), 1.0
+                )
+
+    def _once(self, message: Message) -> None:
+        """What the process does once per message, before any socket takes it."""
+        kind = message["type"]
+        if kind == "match.event":
+            version = message["version"]
+            LATEST[self.match_id] = max(version, LATEST.get(self.match_id, 0))
+            turn = turn_of(cast(EventMessage, message))
+            TABLES.heard(self.match_id, version, message["text"], turn)
+        elif kind == "match.clock":
+            deadline = datetime.fromtimestamp(message["deadline"], UTC)
+            CLOCKS.arm(self.match_id, message["version"], deadline)
+
+    async def _hand_out(self, message: Message) -> None:
+        for i, socket in enumerate([*self.players, *self.spectators]):
+            await socket.inbox.offer(message)
+            if i % 64 == 63:
+                await asyncio.sleep(0)
+
+    async def stop(self) -> None:
+        """End the relay with a message on its own channel (channels_redis's receive does
+        not always end when cancelled); cancelled if it is not in the group yet."""
+        if not self.ready.done() or self.channel is None:
+            self.task.cancel()
+            return
+        if not self.task.done():
+            with contextlib.suppress(Exception):
+                await _layer().send(self.channel, {"type": STOP})
+
+
+class _Fanout:
+    def __init__(self) -> None:
+        self.relays: dict[int, _Relay] = {}
+
+    async def join(self, socket: Socket) -> None:
+        """From now on `socket` is handed its match's broadcasts (once this returns, the
+        process's channel is in the match's group)."""
+        relay = self.relays.get(socket.match_id)
+        loop = asyncio.get_running_loop()
+        if relay is None or relay.task.done() or relay.task.get_loop() is not loop:
+            relay = self.relays[socket.match_id] = _Relay(socket.match_id)
+        (relay.players if socket.seated else relay.spectators)[socket] = None
+        await asyncio.shield(relay.ready)
+
+    def leave(self, socket: Socket) -> None:
+        relay = self.relays.get(socket.match_id)
+        socket.inbox.close()
+        if relay is None:
+            return
+        relay.players.pop(socket, None)
+        relay.spectators.pop(socket, None)
+        if relay.empty():
+            del self.relays[socket.match_id]
+            detach(relay.stop())
+
+    def reset(self) -> None:
+        """A clean process (tests: each runs on its own event loop)."""
+        for relay in self.relays.values():
+            if not relay.task.get_loop().is_closed():
+                relay.task.cancel()
+        self.relays.clear()
+
+
+FANOUT = _Fanout()

@@ -1,0 +1,160 @@
+"""A match's broadcasts reach a process once, however many of its sockets watch
+(game/fanout.py), in one process on the in-memory layer; and a relay on Redis ends when
+cancelled."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+from collections import Counter
+from typing import Any
+
+import pytest
+from channels.layers import channel_layers, get_channel_layer
+
+from game import service
+from game.consumers import MatchConsumer
+from game.fanout import FANOUT, _Relay
+from game.process import TABLES, group_name
+from snooker_site.layers import redis_layer
+from tests.game.helpers import Client
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
+
+
+@pytest.fixture(autouse=True)
+def one_process(settings) -> None:  # type: ignore[no-untyped-def]
+    """The in-memory layer, whatever REDIS_URL says: what one process's layer hands over is
+    counted here (tests/live runs the relays of two processes on Redis)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str]]:
+    """Every message any channel of this process takes from the layer: (channel, type)."""
+    layer = get_channel_layer()
+    assert layer is not None
+    taken: Counter[tuple[str, str]] = Counter()
+    receive = layer.receive
+
+    async def counted(channel: str) -> Any:
+        message = await receive(channel)
+        taken[channel, message["type"]] += 1
+        return message
+
+    monkeypatch.setattr(layer, "receive", counted)
+    return taken
+
+
+@pytest.mark.parametrize("watching", [1, 8])
+async def test_one_layer_message_per_event_per_process(
+    match, players, monkeypatch, watching
+) -> None:
+    taken = _spy(monkeypatch)  # before any socket binds the layer's receive
+    a, b = Client(match.pk, players[0]), Client(match.pk, players[1])
+    crowd = [Client(match.pk) for _ in range(watching)]
+    for c in (a, b, *crowd):
+        await c.open()
+    layer = get_channel_layer()
+    assert len(layer.groups[group_name(match.pk)]) == 1  # type: ignore[union-attr]
+
+    await a.break_off()
+    for c in (a, b, *crowd):
+        assert (await c.expect("event"))["version"] == 2
+    await b.send({"type": "aim", "angle": 1.0, "speed": 2.0})
+    for c in (a, *crowd):
+        assert (await c.expect("aim"))["seat"] == "B"
+
+    # One channel took every match message, once each: one per event, not one per socket.
+    relay = FANOUT.relays[match.pk]
+    matches = {(ch, kind): n for (ch, kind), n in taken.items() if kind.startswith("match.")}
+    assert {ch for ch, _ in matches} == {relay.channel}
+    assert matches[relay.channel, "match.event"] == 1
+    assert matches[relay.channel, "match.aim"] == 1
+
+    for c in (a, b, *crowd):
+        await c.close()
+    await asyncio.wait_for(relay.task, 2)  # the last socket out ends the relay...
+    assert not layer.groups.get(group_name(match.pk))  # type: ignore[union-attr]  # ...and its place
+    assert match.pk not in FANOUT.relays
+
+
+async def test_a_socket_catching_up_delays_nobody(match, players, monkeypatch) -> None:
+    a, b = Client(match.pk, players[0]), Client(match.pk, players[1])
+    behind, watcher = Client(match.pk), Client(match.pk)
+    for c in (a, b, behind, watcher):  # `behind` first in the relay's round
+        await c.open()
+    # `behind` missed the last event, and this process did not keep it: its catch-up reads
+    # the database, and that read is held until the others have their event.
+    lagging = next(iter(FANOUT.relays[match.pk].spectators))
+    lagging.sent_version -= 1  # type: ignore[attr-defined]
+    behind.version -= 1
+    TABLES.forget(match.pk)
+    reading, release = threading.Event(), threading.Event()
+    events_after = service.events_after
+
+    def held(*args: Any) -> Any:
+        reading.set()
+        assert release.wait(5)
+        return events_after(*args)
+
+    monkeypatch.setattr(service, "events_after", held)
+    try:
+        await a.break_off()
+        for c in (a, b, watcher):
+            assert (await c.expect("event"))["version"] == 2
+        assert await asyncio.to_thread(reading.wait, 5)
+        waiting = [m.get("text", "") for m in behind.ws.output_queue._queue]  # type: ignore[attr-defined]
+        assert not any('"type":"event"' in text for text in waiting)  # still reading
+    finally:
+        release.set()
+    assert (await behind.expect("event"))["version"] == 1  # what it missed, then the new one
+    assert (await behind.expect("event"))["version"] == 2
+
+
+async def test_the_players_hear_an_event_before_the_crowd(match, players, monkeypatch) -> None:
+    crowd = [Client(match.pk) for _ in range(3)]
+    for c in crowd:  # the crowd came first
+        await c.open()
+    a, b = Client(match.pk, players[0]), Client(match.pk, players[1])
+    for c in (a, b):
+        await c.open()
+    heard: list[str | None] = []
+    match_event = MatchConsumer.match_event
+
+    async def recorded(self: MatchConsumer, event: Any) -> None:
+        if event["version"] == 2 and self.sent_version < 2:  # its first hearing of it
+            heard.append(self.seat)
+        await match_event(self, event)
+
+    monkeypatch.setattr(MatchConsumer, "match_event", recorded)
+    await a.break_off()
+    for c in (a, b, *crowd):
+        assert (await c.expect("event"))["version"] == 2
+    # The striker first (its own socket, before the layer's round trip), then the opponent,
+    # then the crowd (the striker's copy from the relay finds it sent, and is not counted).
+    assert heard == ["A", "B", None, None, None]
+
+
+async def test_a_relay_cancelled_at_any_moment_ends_on_redis(settings, redis_url) -> None:
+    """A relay is cancelled once when its server's (or a test's) event loop ends. On Redis it
+    ends whenever that comes: with a socket timeout, redis-py wrote each command through
+    `asyncio.wait_for`, which on Python 3.11 swallowed a cancellation arriving as the write
+    completed, and the relay went on popping for ever (snooker_site/layers.py)."""
+    settings.CHANNEL_LAYERS = {"default": redis_layer(redis_url, f"test-{uuid.uuid4().hex}")}
+    channel_layers.backends.clear()
+    stuck = []
+    for moment in range(60):  # loop turns after its start: joining, then its first pops
+        relay = _Relay(1)
+        for _ in range(moment):
+            await asyncio.sleep(0)
+        relay.task.cancel()
+        _, pending = await asyncio.wait([relay.task], timeout=2)
+        if pending:
+            stuck.append(moment)
+            relay.task.cancel()  # a second cancellation gets through
+            await asyncio.wait([relay.task], timeout=2)
+    layer = get_channel_layer()
+    await layer.flush()  # type: ignore[union-attr]
+    assert stuck == []
