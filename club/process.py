@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from typing import Any, TypedDict
+from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
@@ -29,19 +29,9 @@ from django.conf import settings
 from club import lobby, noshows, service
 from club.models import Challenge
 from club.protocol import server_out
-from game import process as game_process
+from club.protocol.ipc import LOBBY_GROUP, TextMessage, user_group
+from game.broadcast import tell_presence
 from game.signals import match_changed
-
-LOBBY_GROUP = "lobby"
-
-
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
-
-
-class TextMessage(TypedDict):
-    type: str  # "lobby.update" or "club.notice"
-    text: str
 
 
 def _layer() -> BaseChannelLayer:
@@ -220,7 +210,7 @@ async def tell_abandoned(done: list[noshows.Abandoned]) -> None:
         message: TextMessage = {"type": "club.notice", "text": text}
         for user_id in set(gone.players):
             await layer.group_send(user_group(user_id), dict(message))
-        await game_process.tell_presence(gone.match, gone.presence)
+        await tell_presence(gone.match, gone.presence)
     if done:
         LOBBY.note(matches=tuple(gone.match for gone in done))
 

@@ -2,7 +2,7 @@
 
 `game.signals.match_changed` is sent in the event loop after each published event. The
 receiver only schedules `drive(match_id)` and returns. `drive` reads the match (on the
-players' database thread, `game.process.play`), and while a computer seat is to act:
+players' database thread, `game.work.play`), and while a computer seat is to act:
 
 1. thinks in a bounded pool (`think`, a pure function of the stored match: the process pool
    keeps the event loop and the other tables free of its CPU);
@@ -37,10 +37,12 @@ from django.db.models import Q
 from club.jobs import Periodic
 from computer.thinking import lower_priority, think
 from game import service
+from game.broadcast import publish
 from game.models import Match
-from game.process import group_name, play, publish
 from game.protocol import client_in, server_out
+from game.protocol.ipc import group_name
 from game.signals import match_changed
+from game.work import play
 from rules import commands
 from rules.commands import Choose, Command, Concede, Stroke
 from rules.match import match_from_json

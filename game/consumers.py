@@ -28,28 +28,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from game import addresses, service
+from game import addresses, logs, presence, service
+from game.broadcast import LATEST, publish, start_clock, turn_of
+from game.gates import GATE, Bucket, Flood
+from game.greetings import TABLES, Greeting
+from game.heartbeats import HEARTBEATS
 from game.models import Match
-from game.process import (
-    CLOCKS,
-    GATE,
-    HEARTBEATS,
-    LATEST,
-    TABLES,
-    AimMessage,
-    Bucket,
-    ClockMessage,
-    EventMessage,
-    Flood,
-    Greeting,
-    PresenceMessage,
-    detach,
-    group_name,
-    play,
-    publish,
-    start_clock,
-    turn_of,
-)
 from game.protocol import (
     CLOSE_FLOOD,
     CLOSE_FULL,
@@ -58,7 +42,11 @@ from game.protocol import (
     client_in,
     server_out,
 )
+from game.protocol.ipc import AimMessage, ClockMessage, EventMessage, PresenceMessage, group_name
+from game.shotclocks import CLOCKS
 from game.text import error_text, language_of
+from game.turns import NO_TURN, Turn
+from game.work import detach, play
 from rules.state import Player
 
 log = logging.getLogger(__name__)
@@ -72,7 +60,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     sent_version: int = 0
     greeted: bool = False
     gone: bool = False  # its rows and registrations have been cleaned up
-    turn: service.Turn = service.NO_TURN
+    turn: Turn = NO_TURN
     backlog: asyncio.Queue[Any] | None = None
     flooded: bool = False
 
@@ -182,7 +170,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
         if self._held is not None:  # a spectator's row goes with the next presence flush
-            await database_sync_to_async(service.disconnect)(
+            await database_sync_to_async(presence.disconnect)(
                 self.match_id, self.channel_name, self._held
             )
             HEARTBEATS.changed(self.match_id)
@@ -241,7 +229,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
         started = None
         if self._held is not None:
-            started = await database_sync_to_async(service.connect)(
+            started = await database_sync_to_async(presence.connect)(
                 self.match_id, self.channel_name, self._held
             )
         HEARTBEATS.add(self.channel_name, self.match_id, seated=self._held is not None)
@@ -292,7 +280,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         bare = welcome(None)
         if missed is not None:
             return Greeting(row.version, bare, bare, None, tuple(missed.texts), turn)
-        story = service.current_log(row)
+        story = logs.current_log(row)
         return Greeting(row.version, welcome(snapshot), bare, story, None, turn)
 
     async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
@@ -322,7 +310,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error("rate_limited", "too many log requests; wait a little")
             return
         try:
-            text = await database_sync_to_async(service.requested_log)(self.match_id, message.frame)
+            text = await database_sync_to_async(logs.requested_log)(self.match_id, message.frame)
         except service.ServiceError as exc:
             await self._error(exc.code, exc.message)
             return
@@ -429,7 +417,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send(text)
         self._sent(missed.version, missed.turn)
 
-    def _sent(self, version: int, turn: service.Turn) -> None:
+    def _sent(self, version: int, turn: Turn) -> None:
         """The socket is now at `version`, where `turn` holds: arm the match's shot clock."""
         self.sent_version = version
         self.turn = turn

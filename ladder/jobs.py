@@ -24,6 +24,7 @@ from club import lobby
 from club import process as club_process
 from club.jobs import Periodic
 from club.protocol import server_out
+from club.protocol.ipc import TextMessage, user_group
 from ladder import service
 from ladder.models import LadderChallenge
 
@@ -71,8 +72,8 @@ async def remind(pks: tuple[int, ...]) -> None:
     layer = get_channel_layer()
     assert layer is not None
     for user_id, text in await database_sync_to_async(_reminders)(pks):
-        message: club_process.TextMessage = {"type": "club.notice", "text": text}
-        await layer.group_send(club_process.user_group(user_id), dict(message))
+        message: TextMessage = {"type": "club.notice", "text": text}
+        await layer.group_send(user_group(user_id), dict(message))
 
 
 def start_with_the_server() -> None:

@@ -43,7 +43,7 @@ from club import service as club_service
 from club.lobby import is_guest
 from club.models import Challenge
 from club.service import ClubError, News
-from game import service as game_service
+from game import presence as game_presence
 from game.models import Match, MatchEvent
 from ladder.models import (
     HistoryEntry,
@@ -588,7 +588,7 @@ def _watch(now: datetime, limit: int) -> tuple[int, ...]:
     if not rows:
         return ()
     seen = []
-    presences = game_service.presences([r[1] for r in rows])
+    presences = game_presence.presences([r[1] for r in rows])
     for row, presence in zip(rows, presences, strict=True):
         pk, _, player_a, challenger, start, *waited = row
         online = {seat: p.online for seat, p in presence.players.items()}

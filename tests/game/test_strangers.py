@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
-from game import service
+from game import presence, service
 from tests.game.helpers import Client
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
@@ -156,7 +156,7 @@ async def test_a_turned_away_address_is_refused_before_any_consumer(match, monke
     from channels.testing import WebsocketCommunicator
 
     from game.consumers import MatchConsumer
-    from game.process import GATE
+    from game.gates import GATE
     from snooker_site.asgi import application
 
     consumers = []
@@ -265,13 +265,13 @@ async def test_one_64_fills_one_addresses_cap(match, settings) -> None:
 
 
 def test_an_address_that_floods_again_waits_longer_each_time(settings, monkeypatch) -> None:
-    from game import process
+    from game import gates
 
     settings.SNOOKER = {**settings.SNOOKER, "FLOOD_PENALTY": 30.0, "FLOOD_PENALTY_MAX": 100.0,
                         "FLOOD_FORGIVE": 300.0}  # fmt: skip
     now = [1000.0]
-    monkeypatch.setattr(process.time, "monotonic", lambda: now[0])
-    gate = process._Gate()
+    monkeypatch.setattr(gates.time, "monotonic", lambda: now[0])
+    gate = gates._Gate()
     waits = []
     for _ in range(4):
         gate.penalise("10.0.8.1")
@@ -326,18 +326,18 @@ async def test_spectators_rows_are_written_together(match, players, settings, mo
     counted for everyone once written."""
     settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.2}
     batches = []
-    real = service.spectators
-    monkeypatch.setattr(service, "spectators", lambda a, g: batches.append((a, g)) or real(a, g))
+    real = presence.spectators
+    monkeypatch.setattr(presence, "spectators", lambda a, g: batches.append((a, g)) or real(a, g))
     alice = Client(match.pk, players[0])
     await alice.open()
     crowd = [Client(match.pk, address=f"10.0.10.{i}") for i in range(15)]
     await asyncio.gather(*(c.open() for c in crowd))
     await asyncio.sleep(0.5)
-    count = await database_sync_to_async(service.presence)(match.pk)
+    count = await database_sync_to_async(presence.presence)(match.pk)
     assert count.spectators == 15
     await asyncio.gather(*(c.close() for c in crowd[:10]))
     await asyncio.sleep(0.5)
-    count = await database_sync_to_async(service.presence)(match.pk)
+    count = await database_sync_to_async(presence.presence)(match.pk)
     assert count.spectators == 5
     written = [b for b in batches if b != ({}, [])]
     assert sum(len(a) for a, _ in written) == 15 and sum(len(g) for _, g in written) == 10
@@ -382,20 +382,21 @@ async def test_a_socket_far_over_the_rate_is_closed_at_once(match, settings) -> 
 
 
 def test_a_process_greets_from_memory_only_what_it_knows_to_be_newest() -> None:
-    from game import process
+    from game import broadcast, greetings
+    from game.turns import NO_TURN
 
-    tables = process._Tables()
-    turn = service.NO_TURN
-    process.LATEST[7] = 5
-    tables.keep(7, process.Greeting(5, "welcome@5", "bare", "log@5", None, turn))
+    tables = greetings._Tables()
+    turn = NO_TURN
+    broadcast.LATEST[7] = 5
+    tables.keep(7, greetings.Greeting(5, "welcome@5", "bare", "log@5", None, turn))
     assert tables.greeting(7, None).welcome == "welcome@5"  # type: ignore[union-attr]
     assert tables.greeting(7, 5).missed == ()  # type: ignore[union-attr]  # up to date
     for version in (6, 8):  # 7 never reached this process
         tables.heard(7, version, f"event@{version}", turn)
-        process.LATEST[7] = version
+        broadcast.LATEST[7] = version
     assert tables.greeting(7, 5) is None  # a gap: the database, not a hole in the story
     assert tables.after(7, 7) == service.Missed(["event@8"], 8, turn)
     assert tables.greeting(7, None) is None  # its snapshot is older than what it heard
-    process.LATEST[7] = 5
+    broadcast.LATEST[7] = 5
     assert tables.greeting(7, 9) is None  # the browser's own is newer: another process's
-    process.LATEST.pop(7)
+    broadcast.LATEST.pop(7)
