@@ -9,10 +9,11 @@
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 
 from django.conf import settings
+
+from game import clock
 
 
 class Bucket:
@@ -20,10 +21,10 @@ class Bucket:
 
     def __init__(self, burst: float, rate: float) -> None:
         self.burst, self.rate = burst, rate
-        self.tokens, self.stamp = burst, time.monotonic()
+        self.tokens, self.stamp = burst, clock.monotonic()
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = clock.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:
@@ -32,7 +33,7 @@ class Bucket:
         return False
 
     def full(self) -> bool:
-        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
+        return self.tokens + (clock.monotonic() - self.stamp) * self.rate >= self.burst
 
 
 class Flood:
@@ -50,7 +51,7 @@ class Flood:
 
     def refused(self) -> tuple[bool, bool]:
         """Count a refusal: (the first of a run, the run is a flood)."""
-        now = time.monotonic()
+        now = clock.monotonic()
         first = self.started is None or now - self.last > self.gap
         if first:
             self.started, self.count = now, 0
@@ -72,7 +73,7 @@ class _Gate:
         self.strikes: dict[str, tuple[int, float]] = {}  # address -> floods, last one's end
         self.knocks: dict[str, Bucket] = {}  # address -> its strangers' handshakes
         self.lookups: dict[str, Bucket] = {}  # address -> its session cookies read
-        self.swept = time.monotonic()
+        self.swept = clock.monotonic()
 
     def admit(
         self, address: str, match_id: int, seated: bool, cap: int | None = None
@@ -105,7 +106,7 @@ class _Gate:
         return self._take(self.lookups, address)
 
     def _take(self, buckets: dict[str, Bucket], address: str) -> bool:
-        now = time.monotonic()
+        now = clock.monotonic()
         if now - self.swept > 60:
             self._sweep(now)
         bucket = buckets.get(address)
@@ -118,7 +119,7 @@ class _Gate:
 
     def turned_away(self, address: str) -> bool:
         until = self.penalised.get(address)
-        if until is not None and until <= time.monotonic():
+        if until is not None and until <= clock.monotonic():
             del self.penalised[address]
             return False
         return until is not None
@@ -131,7 +132,7 @@ class _Gate:
         Its other sockets flooding meanwhile are the same offence."""
         if self.turned_away(address):
             return
-        conf, now = settings.SNOOKER, time.monotonic()
+        conf, now = settings.SNOOKER, clock.monotonic()
         strikes, ended = self.strikes.get(address, (0, now))
         if now - ended > conf["FLOOD_FORGIVE"]:
             strikes = 0

@@ -6,14 +6,13 @@ it changed, coalesced (a crowd arriving costs one broadcast, not one each)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from typing import TypeVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from game import presence
+from game import clock, presence
 from game.broadcast import LATEST, tell_presence
 from game.greetings import TABLES
 from game.models import Match
@@ -86,7 +85,7 @@ class _Heartbeats:
             self.flushing = asyncio.get_running_loop().create_task(self._flush_soon())
 
     async def _flush_soon(self) -> None:
-        await asyncio.sleep(settings.SNOOKER["PRESENCE_COALESCE"])
+        await clock.sleep(settings.SNOOKER["PRESENCE_COALESCE"])
         await self._flush(beat=False)
 
     async def _flush(self, beat: bool) -> None:
@@ -100,7 +99,7 @@ class _Heartbeats:
         if not matches:
             return
         infos = await self._write(presence.presences, matches)
-        now = time.monotonic()
+        now = clock.monotonic()
         for match_id, info in zip(matches, infos, strict=True):
             last = self.presence.get(match_id)
             if last == info:
@@ -140,7 +139,7 @@ class _Heartbeats:
         # Half a heartbeat between looks: a dead process's rows are stale 1.5 beats after its
         # last write and seen here within half a beat more, two beats in all.
         while self.channels:
-            await asyncio.sleep(settings.SNOOKER["HEARTBEAT"] / 2)
+            await clock.sleep(settings.SNOOKER["HEARTBEAT"] / 2)
             if not self.channels:
                 break
             versions = await self._write(presence.beat, sorted(self.channels))

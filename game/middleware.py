@@ -7,7 +7,6 @@ rate and a made-up cookie costs no more than a stranger."""
 from __future__ import annotations
 
 import re
-import time
 from importlib import import_module
 from typing import Any
 
@@ -16,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.http.cookie import parse_cookie
 
-from game import addresses
+from game import addresses, clock
 from game.gates import GATE
 from game.origins import refuse
 
@@ -34,7 +33,7 @@ class _Sessions:
         self.known: dict[str, tuple[bool, float]] = {}  # key -> live, when read
 
     async def live(self, key: str, address: str) -> bool:
-        now = time.monotonic()
+        now = clock.monotonic()
         seen = self.known.get(key)
         if seen is not None and now - seen[1] < self.TTL:
             return seen[0]

@@ -14,9 +14,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils import timezone
 
-from game import turns
+from game import clock, turns
 from game.broadcast import ClockStart
 from game.models import Absence, Connection, Match
 from game.protocol import server_out
@@ -26,7 +25,7 @@ from rules.state import PLAYERS, Player, opponent
 
 
 def _stale_before(now: datetime | None = None) -> datetime:
-    return (now or timezone.now()) - timedelta(seconds=settings.SNOOKER["CONNECTION_STALE"])
+    return (now or clock.now()) - timedelta(seconds=settings.SNOOKER["CONNECTION_STALE"])
 
 
 def connect(
@@ -37,7 +36,7 @@ def connect(
     once). The start starts the shot clock, if the match has one: that start is returned, for
     the consumer to tell everyone. (Spectators' sockets are written in batches:
     `spectators`.)"""
-    now = now or timezone.now()
+    now = now or clock.now()
     # Written (committed) before the opponent's socket is looked for: of two players coming
     # at once on two processes, the later look sees the other's row, so the match starts.
     Connection.objects.update_or_create(
@@ -73,13 +72,13 @@ def connect(
     return ClockStart(row.version, row.deadline)
 
 
-def spectators(arrived: dict[str, int], left: list[str]) -> None:
+def spectators(arrived: dict[str, int], left: list[str], now: datetime | None = None) -> None:
     """The spectators' sockets that came (channel name -> match id) and went since a process
     last wrote them, in one transaction: a crowd's comings and goings cost a write or two a
     beat, not one each."""
     if not arrived and not left:
         return
-    now = timezone.now()
+    now = now or clock.now()
     with transaction.atomic():
         Connection.objects.bulk_create(
             [Connection(channel_name=c, match_id=m, seat="", last_seen=now)
@@ -90,19 +89,19 @@ def spectators(arrived: dict[str, int], left: list[str]) -> None:
             Connection.objects.filter(channel_name__in=left[i : i + 500]).delete()
 
 
-def beat(channel_names: list[str]) -> dict[int, int]:
+def beat(channel_names: list[str], now: datetime | None = None) -> dict[int, int]:
     """A process's heartbeat: refresh its sockets' rows, sweep the rows of dead processes
     (a seated player's becomes an absence from its last sign of life), and say the version of
     each match it serves."""
-    now = timezone.now()
+    now = now or clock.now()
     Connection.objects.filter(channel_name__in=channel_names).update(last_seen=now)
     stale = list(
-        Connection.objects.filter(last_seen__lt=_stale_before()).values_list(
+        Connection.objects.filter(last_seen__lt=_stale_before(now)).values_list(
             "pk", "match_id", "seat", "last_seen"
         )
     )
     for _, match_id, seat, seen in stale:
-        if seat and not _live(match_id, seat).exists():
+        if seat and not _live(match_id, seat, now).exists():
             Absence.objects.get_or_create(match_id=match_id, seat=seat, defaults={"since": seen})
     Connection.objects.filter(pk__in=[pk for pk, *_ in stale]).delete()
     served = Connection.objects.filter(channel_name__in=channel_names).values("match_id")
@@ -120,7 +119,7 @@ def disconnect(match_id: int, channel_name: str, seat: Player, now: datetime | N
     Connection.objects.filter(channel_name=channel_name).delete()
     if not _live(match_id, seat, now).exists():
         Absence.objects.update_or_create(
-            match_id=match_id, seat=seat, defaults={"since": now or timezone.now()}
+            match_id=match_id, seat=seat, defaults={"since": now or clock.now()}
         )
 
 
@@ -199,7 +198,7 @@ def why_not_claim(row: Match, claimant: Player, now: datetime | None = None) -> 
     """Why `claimant` may not claim against the other player now (rules/presence.py), or None
     if they may: the match has started, they are at the table, and the other has been away
     for the whole grace."""
-    now = now or timezone.now()
+    now = now or clock.now()
     seats = presence(row.pk, now).players
     return claim_refusal(
         row.started, seats[claimant].online, seats[opponent(claimant)].away_since,

@@ -12,13 +12,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import IntegrityError, OperationalError, transaction
-from django.utils import timezone
 
-from game import presence, turns
+from game import clock, presence, turns
 from game.broadcast import Stored
 from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
@@ -148,7 +148,7 @@ def create_match(
             reconnect_grace=grace, version=1, state=match_to_json(state),
             rated=rated, guest=guest, practice=practice,
             # One member on both sides: nobody to wait for.
-            started=timezone.now() if practice else None,
+            started=clock.now() if practice else None,
         )  # fmt: skip
         start = server_out.StartRequest(draw=winner)
         text = server_out.Event.of("start", None, start, None, _snapshot(row, state)).text()
@@ -312,11 +312,11 @@ def _again(row: Match, seen: MatchEvent, command: Command) -> Applied:
     return Applied((Stored(seen.version, seen.payload, turn),), duplicate=True)
 
 
-def expire_shot_clock(match_id: int, version: int) -> list[Stored]:
+def expire_shot_clock(match_id: int, version: int, now: datetime | None = None) -> list[Stored]:
     """The striker's time ran out at `version`: settle the time foul once (RULES.md §4)."""
     with transaction.atomic():
         row = Match.objects.select_for_update().get(pk=match_id)
-        if row.version != version or row.deadline is None or timezone.now() < row.deadline:
+        if row.version != version or row.deadline is None or (now or clock.now()) < row.deadline:
             return []
         if row.status != Match.Status.LIVE:
             return []

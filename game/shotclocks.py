@@ -6,9 +6,7 @@ import asyncio
 import contextlib
 from datetime import datetime
 
-from django.utils import timezone
-
-from game import service
+from game import clock, service
 from game.broadcast import publish
 from game.models import Match
 from game.work import cancel, play
@@ -47,9 +45,9 @@ class _ShotClocks:
         self.timers.clear()
 
     async def _expire(self, match_id: int, version: int, deadline: datetime) -> None:
-        await asyncio.sleep(max(0.0, (deadline - timezone.now()).total_seconds()) + 0.05)
+        await clock.sleep(max(0.0, (deadline - clock.now()).total_seconds()) + 0.05)
         with contextlib.suppress(Match.DoesNotExist):
-            expired = await play(service.expire_shot_clock, match_id, version)
+            expired = await play(service.expire_shot_clock, match_id, version, clock.now())
             for stored in expired:
                 await publish(match_id, stored)
 

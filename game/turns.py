@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.utils import timezone
-
+from game import clock
 from game.models import Match
 from game.protocol.constants import FRAME_HOLD
 from rules.match import Match as MatchState
@@ -52,7 +51,7 @@ def deadline(
         return None
     if not stroke_due(state):
         return None
-    return (now or timezone.now()) + timedelta(seconds=still_in + row.shot_clock)
+    return (now or clock.now()) + timedelta(seconds=still_in + row.shot_clock)
 
 
 def still_in(outcome: Outcome, state: MatchState) -> float:

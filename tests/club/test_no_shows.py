@@ -216,19 +216,22 @@ def test_an_arrival_racing_the_pass_either_starts_or_finds_it_abandoned(members)
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_job_runs_at_once_and_then_every_interval(settings) -> None:
-    import asyncio
-
+async def test_the_job_runs_at_once_and_then_every_interval(settings, set_clock) -> None:
     settings.SNOOKER = {**settings.SNOOKER, "NO_SHOW_EVERY": 0.05}
     jobs.NO_SHOWS.passes = 0
     jobs.NO_SHOWS.start()
+    first = jobs.NO_SHOWS.task
     jobs.NO_SHOWS.start()  # once per loop
+    assert first is not None and jobs.NO_SHOWS.task is first
     try:
-        for _ in range(100):
-            if jobs.NO_SHOWS.passes >= 3:
-                break
-            await asyncio.sleep(0.02)
-        assert jobs.NO_SHOWS.passes >= 3
+        await set_clock.until_asleep(first)
+        assert jobs.NO_SHOWS.passes == 1  # at once
+        await set_clock.advance(0.04)
+        assert jobs.NO_SHOWS.passes == 1
+        await set_clock.advance(0.02)
+        assert jobs.NO_SHOWS.passes == 2  # then every interval
+        await set_clock.advance(0.06)
+        assert jobs.NO_SHOWS.passes == 3
     finally:
         jobs.NO_SHOWS.stop()
     settings.SNOOKER = {**settings.SNOOKER, "NO_SHOW_EVERY": 0}
