@@ -9,8 +9,8 @@ players' database thread, `game.work.play`), and while a computer seat is to act
 2. sends its aim to the table's group like a browser's, so the table shows it addressing the
    ball, and waits a moment;
 3. submits the command through `game.service.submit`, exactly as a member's request (the
-   same checks, the version it saw, a client id so a repeat is never applied twice), and
-   publishes the stored events as the consumer does.
+   same checks, the version it saw, a client id so a repeat is never applied twice), whose
+   stored events the service broadcasts on commit, as for a member's.
 
 Which matches are the computer's is read once per match per process and kept. One drive per
 match runs at a time here; in another process a second one is harmless: its stale version or
@@ -37,7 +37,6 @@ from django.db.models import Q
 from club.jobs import Periodic
 from computer.thinking import lower_priority, think
 from game import service
-from game.broadcast import publish
 from game.models import Match
 from game.protocol import client_in, server_out
 from game.protocol.ipc import group_name
@@ -145,9 +144,8 @@ async def drive(match_id: int) -> None:
             if meant is not None:
                 await _address(match_id, seat, meant)
             try:
-                applied = await play(
-                    service.submit, match_id, user, request_of(kind, data, version)
-                )
+                # Its events are broadcast by the service, once stored.
+                await play(service.submit, match_id, user, request_of(kind, data, version))
             except service.ServiceError as exc:
                 # The table changed under it (a concession, a claim, another process): look again
                 # only if the match moved on; a refusal of its own request would repeat.
@@ -155,8 +153,6 @@ async def drive(match_id: int) -> None:
                 if exc.code not in ("stale_version", "conflict", "busy"):
                     return
                 continue
-            for stored in applied.events:
-                await publish(match_id, stored)
     except Exception:
         log.exception("the computer failed in match %s", match_id)
     finally:

@@ -1,15 +1,23 @@
 """Telling every socket of a match, in every process, through the channel layer (the messages
 are game/protocol/ipc.py's): a stored event, the presence, the shot clock's start.
 
+An action announces itself (`on_commit`): the service stores an event, or starts a clock, and
+says in the same breath what to send once its transaction commits. No caller has to remember
+to broadcast afterwards, and what a rolled-back action stored is never told.
+
 `LATEST`: the newest event version this process knows of per match it serves (published or
 heard here), so a ping costs no database read unless the socket is behind."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
+from asgiref.sync import async_to_sync
 from channels.layers import BaseChannelLayer, get_channel_layer
+from django.db import transaction
 
 from game.models import Match
 from game.protocol import server_out
@@ -35,6 +43,33 @@ class ClockStart:
 
     version: int
     deadline: datetime
+
+
+def on_commit(send: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run `send()` once the current transaction commits (at once outside one). From a
+    thread of the server's (a view, the players' database thread) it runs on the server's
+    event loop while the thread waits, so what an action stores leaves in the order it was
+    stored. A failure to send is logged and changes nothing stored: sockets fill any gap
+    from the database."""
+    transaction.on_commit(lambda: async_to_sync(send)(), robust=True)
+
+
+def publish_on_commit(match_id: int, stored: Stored) -> None:
+    """`publish` once the transaction storing the event commits."""
+
+    async def send() -> None:
+        await publish(match_id, stored)
+
+    on_commit(send)
+
+
+def start_clock_on_commit(match_id: int, start: ClockStart) -> None:
+    """`start_clock` once the transaction that started it commits."""
+
+    async def send() -> None:
+        await start_clock(match_id, start)
+
+    on_commit(send)
 
 
 async def start_clock(match_id: int, start: ClockStart) -> None:

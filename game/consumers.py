@@ -1,10 +1,10 @@
-"""The match websocket, `/ws/match/<id>/`: parse, authorise, hand to the service, broadcast.
+"""The match websocket, `/ws/match/<id>/`: parse, authorise, hand to the service, send.
 
 Nothing here decides an outcome. Every request goes through `game.service` in a thread (the
-ORM is synchronous); the events it stored are broadcast to the match group after it returns,
-that is after commit. The channel layer may drop a message, so each socket tracks the last
-version it sent and fills any gap from the database (on a later event, or on the browser's
-ping when this process knows of a newer version).
+ORM is synchronous); the service broadcasts the events it stored to the match group once its
+transaction commits (game/broadcast.py). The channel layer may drop a message, so each
+socket tracks the last version it sent and fills any gap from the database (on a later event,
+or on the browser's ping when this process knows of a newer version).
 
 What a stranger can cost is bounded: sockets per address and per match are capped, `hello`
 is answered once per socket, and from what this process already holds (`TABLES`: one read
@@ -29,7 +29,7 @@ from django.conf import settings
 from django.utils import translation
 
 from game import addresses, logs, presence, service
-from game.broadcast import LATEST, publish, start_clock, turn_of
+from game.broadcast import LATEST, turn_of
 from game.gates import GATE, Bucket, Flood
 from game.greetings import TABLES, Greeting
 from game.heartbeats import HEARTBEATS
@@ -227,9 +227,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.greeted = True
         await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
-        started = None
-        if self._held is not None:
-            started = await database_sync_to_async(presence.connect)(
+        if self._held is not None:  # the clock's start, if this starts it, is told on commit
+            await database_sync_to_async(presence.connect)(
                 self.match_id, self.channel_name, self._held
             )
         HEARTBEATS.add(self.channel_name, self.match_id, seated=self._held is not None)
@@ -243,8 +242,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         known = HEARTBEATS.presence.get(self.match_id)
         if known is not None:
             await self.send(known.text())  # who is here, without waiting for a broadcast
-        if started is not None:
-            await start_clock(self.match_id, started)
 
     async def _greet(self, greeting: Greeting) -> None:
         """Send a greeting: the welcome, then the frame's log after a snapshot, or the events
@@ -367,11 +364,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         ack = server_out.Ack(
             client_id=client_id, version=applied.version, duplicate=applied.duplicate
         )
+        # The events went to the match's group on commit, this socket's among them: it
+        # handles them after this, so the striker hears the ack first.
         await self.send(ack.text())
-        # On a duplicate the first attempt may have died with its process before
-        # broadcasting: publish the stored event again (sockets that have it ignore it).
-        for stored in applied.events:
-            await publish(self.match_id, stored)
 
     # --- broadcasting ---------------------------------------------------------------------------
     async def match_event(self, event: EventMessage) -> None:

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from game import clock, turns
-from game.broadcast import ClockStart
+from game.broadcast import ClockStart, start_clock_on_commit
 from game.models import Absence, Connection, Match
 from game.protocol import server_out
 from rules.match import match_from_json
@@ -33,8 +33,8 @@ def connect(
 ) -> ClockStart | None:
     """A player's socket came. Their first coming is their arrival (at a practice table, both
     seats'); if the opponent has a live socket too, the match starts now (`Match.started`,
-    once). The start starts the shot clock, if the match has one: that start is returned, for
-    the consumer to tell everyone. (Spectators' sockets are written in batches:
+    once). The start starts the shot clock, if the match has one: everyone is told once it
+    is stored, and the start is returned. (Spectators' sockets are written in batches:
     `spectators`.)"""
     now = now or clock.now()
     # Written (committed) before the opponent's socket is looked for: of two players coming
@@ -67,9 +67,11 @@ def connect(
         if not fields:
             return None
         row.save(update_fields=fields)
-    if "deadline" not in fields or row.deadline is None:
-        return None
-    return ClockStart(row.version, row.deadline)
+        if "deadline" not in fields or row.deadline is None:
+            return None
+        start = ClockStart(row.version, row.deadline)
+        start_clock_on_commit(match_id, start)
+    return start
 
 
 def spectators(arrived: dict[str, int], left: list[str], now: datetime | None = None) -> None:

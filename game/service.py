@@ -1,4 +1,5 @@
-"""The match service: check, apply, store. No sockets here; the consumer broadcasts after commit.
+"""The match service: check, apply, store; each stored event is broadcast once its transaction
+commits (game/broadcast.py's `on_commit`), by the action itself, whoever called it.
 Presence (who is at the table) is game/presence.py; the referee's log, game/logs.py.
 
 Each request is applied in one transaction: load the match at version N, authorise, apply the
@@ -19,7 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import IntegrityError, OperationalError, transaction
 
 from game import clock, presence, turns
-from game.broadcast import Stored
+from game.broadcast import Stored, publish_on_commit
 from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
 from game.signals import match_finished
@@ -202,7 +203,9 @@ def _store(
     if state.over:
         # The members' figures, the ladder's result and the ratings (game/signals.py).
         match_finished.send(Match, match=row)
-    return Stored(row.version, text, turns.current(row, state))
+    stored = Stored(row.version, text, turns.current(row, state))
+    publish_on_commit(row.pk, stored)
+    return stored
 
 
 def _apply(
@@ -300,8 +303,9 @@ def _seen(match_id: int, user: AbstractBaseUser, client_id: str) -> MatchEvent |
 
 
 def _again(row: Match, seen: MatchEvent, command: Command) -> Applied:
-    """The answer to a repeated request: its stored event, broadcast again by the caller. The
-    same client id with another request is refused: the browser must not reuse ids."""
+    """The answer to a repeated request: its stored event, broadcast again (the first attempt
+    may have died with its process before telling anyone; sockets that have it ignore it).
+    The same client id with another request is refused: the browser must not reuse ids."""
     if seen.kind != commands.kind(command) or seen.command != commands.to_json(command):
         raise ServiceError("client_id_reused", "this client id was used for another request")
     turn = (
@@ -309,7 +313,9 @@ def _again(row: Match, seen: MatchEvent, command: Command) -> Applied:
         if seen.version == row.version
         else turns.NO_TURN
     )
-    return Applied((Stored(seen.version, seen.payload, turn),), duplicate=True)
+    stored = Stored(seen.version, seen.payload, turn)
+    publish_on_commit(row.pk, stored)
+    return Applied((stored,), duplicate=True)
 
 
 def expire_shot_clock(match_id: int, version: int, now: datetime | None = None) -> list[Stored]:

@@ -7,7 +7,6 @@ import contextlib
 from datetime import datetime
 
 from game import clock, service
-from game.broadcast import publish
 from game.models import Match
 from game.work import cancel, play
 
@@ -47,9 +46,8 @@ class _ShotClocks:
     async def _expire(self, match_id: int, version: int, deadline: datetime) -> None:
         await clock.sleep(max(0.0, (deadline - clock.now()).total_seconds()) + 0.05)
         with contextlib.suppress(Match.DoesNotExist):
-            expired = await play(service.expire_shot_clock, match_id, version, clock.now())
-            for stored in expired:
-                await publish(match_id, stored)
+            # The foul is broadcast by the service, once stored.
+            await play(service.expire_shot_clock, match_id, version, clock.now())
 
 
 CLOCKS = _ShotClocks()
