@@ -21,7 +21,6 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from club import lobby
-from club import process as club_process
 from club.jobs import Periodic
 from club.protocol import server_out
 from club.protocol.ipc import TextMessage, user_group
@@ -32,12 +31,11 @@ log = logging.getLogger(__name__)
 
 
 async def settle(now: datetime | None = None) -> service.Settled:
-    """One pass: settle what is due, then announce it and send the reminders (after the
-    writes)."""
+    """One pass: settle what is due (each settled challenge is announced as its write
+    commits), then send the reminders."""
     done = await database_sync_to_async(service.settle_due)(now, settings.LADDER["SETTLE_BATCH"])
     if done:
         log.info("ladder: settled %s, rated %s", done.challenges, done.rated)
-    await club_process.announce(done.news)
     await remind(done.reminders)
     return done
 

@@ -655,7 +655,10 @@ def _settle_unanswered(pk: int, challenge_id: int, now: datetime) -> bool:
             )
             rule = DefaultRule(row.ladder.default_result)
             winner = rules.default_winner(rule, row.challenger_id, row.defender_id)
-            return _settle(row, Outcome.UNANSWERED, winner, now) is not None
+            if _settle(row, Outcome.UNANSWERED, winner, now) is None:
+                return False
+            club_service.announce_on_commit(News((challenge_id,)))  # both parties are told
+            return True
 
     return _busy(run)
 
@@ -784,6 +787,7 @@ def _cancel(pk: int, now: datetime) -> None:
             status=Status.WITHDRAWN, version=F("version") + 1, answered=now
         )
     _settle(row, Outcome.CANCELLED, None, now)
+    club_service.announce_on_commit(News((club_id,)))  # both parties are told
 
 
 def void(entry_id: int, by: User, note: str = "", now: datetime | None = None) -> HistoryEntry:
