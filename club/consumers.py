@@ -6,7 +6,7 @@ A lobby socket hears the one lobby group's coalesced updates through its process
 (club/process.py) and, for a member or guest, joins their own group (notices of their
 challenges); a notices socket joins only their own group, and is refused to visitors. Both
 meet the match socket's protections: the same-origin handshake (game/origins.py wraps
-every websocket), the per-address and per-room caps of `game.process.GATE` before any
+every websocket), the per-address and per-room caps of `game.gates.GATE` before any
 database work, a token bucket and the flood rule, one `hello`.
 """
 
@@ -21,7 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from club import lobby
-from club.process import LOBBY, TextMessage, user_group
+from club.process import LOBBY
 from club.protocol import (
     CLOSE_FLOOD,
     CLOSE_FULL,
@@ -30,8 +30,10 @@ from club.protocol import (
     client_in,
     server_out,
 )
+from club.protocol.ipc import TextMessage, user_group
 from game import addresses
-from game.process import GATE, Bucket, Flood, detach
+from game.gates import GATE, Bucket, Flood
+from game.work import detach
 
 # The gate's room keys for the club's sockets (matches are positive).
 LOBBY_ROOM = -1

@@ -20,6 +20,7 @@ from django.conf import settings
 
 from club import noshows
 from club import process as club_process
+from game import clock
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class Periodic:
             except Exception:  # a bad pass must not end the job: the next one tries again
                 log.exception("%s failed; trying again later", self.name)
             self.passes += 1
-            await asyncio.sleep(every)
+            await clock.sleep(every)
 
     def stop(self) -> None:
         if self.task is not None and not self.task.get_loop().is_closed():

@@ -9,7 +9,7 @@ play-by window and the ladder's default decide it (ladder/).
 
 `abandon_due` writes each row only if it is still live and unstarted (a conditional update),
 so two processes (or a process and `manage.py abandon_no_shows`) settle each match once, and a
-player who arrives at the last moment (`game.service.connect` starts the match under the
+player who arrives at the last moment (`game.presence.connect` starts the match under the
 row's lock) is never abandoned after the start. club/jobs.py runs it in every server process.
 """
 
@@ -23,6 +23,7 @@ from django.db import OperationalError
 from django.db.models import F
 from django.utils import timezone
 
+from game import presence
 from game import service as game_service
 from game.models import Match
 from game.protocol import server_out as match_out
@@ -80,7 +81,7 @@ def abandon_due(now: datetime | None = None, batch: int | None = None) -> list[A
                     players=(row.player_a_id, row.player_b_id),
                     names=game_service.players(row),
                     best_of=row.best_of,
-                    presence=game_service.presence(row.pk, now),
+                    presence=presence.presence(row.pk, now),
                 )
             )
     return done

@@ -12,7 +12,8 @@
 - The sweep: while a process has club sockets, it marks challenges past their time as
   expired every `CLUB["SWEEP_EVERY"]` seconds and tells both parties and the lobby.
 - `announce(news)`: after an action's commit, the parties' notices at once (to their own
-  groups) and the lobby's rows through the coalescer.
+  groups) and the lobby's rows through the coalescer. The club's actions call it themselves
+  (`club.service.announce_on_commit`, heard here as `club.signals.challenges_changed`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from typing import Any, TypedDict
+from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
@@ -29,19 +30,10 @@ from django.conf import settings
 from club import lobby, noshows, service
 from club.models import Challenge
 from club.protocol import server_out
-from game import process as game_process
+from club.protocol.ipc import LOBBY_GROUP, TextMessage, user_group
+from club.signals import challenges_changed
+from game.broadcast import tell_presence
 from game.signals import match_changed
-
-LOBBY_GROUP = "lobby"
-
-
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
-
-
-class TextMessage(TypedDict):
-    type: str  # "lobby.update" or "club.notice"
-    text: str
 
 
 def _layer() -> BaseChannelLayer:
@@ -158,8 +150,7 @@ class _Lobby:
     async def _sweep(self) -> None:
         while self.sockets:
             await asyncio.sleep(settings.CLUB["SWEEP_EVERY"])
-            news = await database_sync_to_async(service.expire_due)()
-            await announce(news)
+            await database_sync_to_async(service.expire_due)()  # announced on commit
 
     def reset(self) -> None:
         for task in (self.flushing, self.sweeping, self.relaying):
@@ -185,10 +176,10 @@ async def announce(news: service.News) -> None:
 
 
 def announce_now(news: service.News) -> None:
-    """`announce` from synchronous code (a view), after its transaction committed. The rows
-    are read here, on the view's own connection (a database call handed to another thread
-    from here would close this thread's connection on its way out); under daphne the sending
-    is handed to the server's event loop."""
+    """`announce` from synchronous code (a view's thread, a database thread), after the
+    transaction committed. The rows are read here, on the thread's own connection (a
+    database call handed to another thread from here would close this thread's connection
+    on its way out); under daphne the sending is handed to the server's event loop."""
     from asgiref.sync import async_to_sync
 
     if news:
@@ -220,7 +211,7 @@ async def tell_abandoned(done: list[noshows.Abandoned]) -> None:
         message: TextMessage = {"type": "club.notice", "text": text}
         for user_id in set(gone.players):
             await layer.group_send(user_group(user_id), dict(message))
-        await game_process.tell_presence(gone.match, gone.presence)
+        await tell_presence(gone.match, gone.presence)
     if done:
         LOBBY.note(matches=tuple(gone.match for gone in done))
 
@@ -230,8 +221,13 @@ def _match_changed(sender: Any, match_id: int, **kwargs: Any) -> None:
         LOBBY.note(matches=(match_id,))
 
 
+def _challenges_changed(sender: Any, news: service.News, **kwargs: Any) -> None:
+    announce_now(news)
+
+
 def listen() -> None:
     match_changed.connect(_match_changed, dispatch_uid="club.lobby")
+    challenges_changed.connect(_challenges_changed, dispatch_uid="club.announce")
 
 
 def reset() -> None:

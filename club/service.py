@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from club.lobby import Visitor, is_guest
 from club.models import Challenge, Guest
-from club.signals import challenge_answered
+from club.signals import challenge_answered, challenges_changed
 from game import service as game_service
 from game.accounts import lookalike_of, mixes_lookalike_scripts
 from game.models import Match
@@ -104,6 +104,16 @@ def view(row: Challenge) -> rules.Challenge:
     )
 
 
+def announce_on_commit(news: News) -> None:
+    """Tell both parties of each challenge in `news`, and the lobby, once the transaction
+    that changed them commits (at once outside one): the change announces itself, so no
+    caller has to remember to, and a rolled-back change is told to nobody."""
+    if news:
+        transaction.on_commit(
+            lambda: challenges_changed.send(sender=Challenge, news=news), robust=True
+        )
+
+
 def _refused(exc: IllegalRequest, news: News | None = None) -> ClubError:
     return ClubError(exc.code, exc.detail, news)
 
@@ -169,6 +179,7 @@ def _make(
                 shot_clock=fmt.shot_clock, rated=fmt.rated, created=now,
                 expires=expires or rules.expires_at(kind, now, _ttl()), rematch_of=rematch_of,
             )  # fmt: skip
+            announce_on_commit(News((row.pk, *expired)))
     except IntegrityError:
         raise ClubError("already_challenged", "you have challenged this member already") from None
     except OperationalError:
@@ -200,6 +211,7 @@ def expire_due(limit: int = 500) -> News:
             Challenge.objects.filter(pk__in=ids).update(
                 status=Status.EXPIRED, version=F("version") + 1, answered=now
             )
+        announce_on_commit(News(ids))
     return News(ids)
 
 
@@ -258,7 +270,9 @@ def _check(row: Challenge, who: Party, answer: Answer, now: datetime) -> ClubErr
         rules.check_answer(view(row), who, answer, now)
     except IllegalRequest as exc:
         if exc.code == "expired" and row.status == Status.OPEN:
-            return _refused(exc, News(_expire(Challenge.objects.filter(pk=row.pk), now)))
+            expired = News(_expire(Challenge.objects.filter(pk=row.pk), now))
+            announce_on_commit(expired)
+            return _refused(exc, expired)
         raise _refused(exc) from None
     return None
 
@@ -278,6 +292,7 @@ def _answered(
     row.refresh_from_db()
     challenge_answered.send(Challenge, challenge=row, answer=answer, match=match, now=now)
     news = News((row.pk,), (match.pk,) if match is not None else ())
+    announce_on_commit(news)
     return Done(row, match, news)
 
 
@@ -416,6 +431,7 @@ def offer_rematch(user: User, match_id: int) -> Done:
             now = timezone.now()
             offers = Challenge.objects.filter(rematch_of=match)
             expired = News(_expire(offers, now))
+            announce_on_commit(expired)
             waiting = offers.filter(status=Status.OPEN).first()
             try:
                 if waiting is not None and waiting.challenger_id == other.pk:

@@ -1,4 +1,5 @@
-"""What the club tells the rest of the site (the ladder listens: ladder/apps.py).
+"""What the club tells the rest of the site (the ladder listens: ladder/apps.py), and its own
+process (club/process.py).
 
 `challenge_answered(challenge=..., answer=..., match=..., now=...)` is sent inside the
 transaction that stored the answer (`club.service._answered`), after the challenge's row was
@@ -10,3 +11,8 @@ from it commit together or not at all; it must not broadcast (that happens after
 from django.dispatch import Signal
 
 challenge_answered = Signal()
+
+# `challenges_changed(news=...)` is sent once a transaction that changed challenges commits
+# (`club.service.announce_on_commit`, called by the change itself); the club's process tells
+# both parties of each challenge and the lobby (club/process.py).
+challenges_changed = Signal()

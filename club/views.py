@@ -1,8 +1,9 @@
 """The club's pages: the lobby, challenges and their answers, invitations, practice, and the
 end of a match (its result and the rematch offer).
 
-Every change is a POST with Django's CSRF token, made by `club.service` in one transaction and
-announced after commit (`club.process.announce_now`): the parties at once, the lobby soon.
+Every change is a POST with Django's CSRF token, made by `club.service` in one transaction,
+which announces it once committed (`club.service.announce_on_commit`): the parties at once,
+the lobby soon.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from club import endings, lobby, results, service
 from club.forms import ChallengeForm, FormatForm, GuestForm
 from club.models import Challenge
-from club.process import announce_now
 from club.service import ClubError
 from club.text import error_text
 from game.models import Match
@@ -45,7 +45,6 @@ def _member(request: HttpRequest) -> User:
 
 
 def _refusal(request: HttpRequest, exc: ClubError) -> HttpResponse:
-    announce_now(exc.news)  # an expiry found on the way
     context = {"message": error_text(exc.code), "code": exc.code}
     return render(request, "club/refused.html", context, status=_STATUS.get(exc.code, 409))
 
@@ -129,7 +128,6 @@ def _made(
     except ClubError as exc:
         form.add_error(None, error_text(exc.code))
         return render(request, template, {"form": form}, status=_STATUS.get(exc.code, 409))
-    announce_now(done.news)
     assert done.challenge is not None
     return redirect("challenge", challenge_id=done.challenge.pk)
 
@@ -181,7 +179,6 @@ def accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
         done = service.accept(_member(request), challenge_id, rated=agreed)
     except ClubError as exc:
         return _refusal(request, exc)
-    announce_now(done.news)
     assert done.match is not None
     return redirect("match", match_id=done.match.pk)
 
@@ -203,10 +200,9 @@ def _answer(
 ) -> HttpResponse:
     """Decline or withdraw: the answer, told to those concerned, and back where one came from."""
     try:
-        done = answer(_member(request), challenge_id)
+        answer(_member(request), challenge_id)
     except ClubError as exc:
         return _refusal(request, exc)
-    announce_now(done.news)
     return _back(request)
 
 
@@ -230,7 +226,6 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         try:
             done = service.accept_invitation(token, user, name)
         except ClubError as exc:
-            announce_now(exc.news)
             status = _STATUS.get(exc.code, 409)
             if form is not None and exc.code in ("bad_name", "member_name"):
                 form.add_error("name", error_text(exc.code))
@@ -240,7 +235,6 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         if done.user is not None:
             # The guest's identity lives in this browser's session only.
             login(request, done.user, backend="django.contrib.auth.backends.ModelBackend")
-        announce_now(done.news)
         assert done.match is not None
         return redirect("match", match_id=done.match.pk)
     return render(request, "club/invitation.html", context)
@@ -287,7 +281,6 @@ def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
         done = service.offer_rematch(_member(request), match_id)
     except ClubError as exc:
         return _refusal(request, exc)
-    announce_now(done.news)
     if done.match is not None:  # the other player had offered: accepted, to the new table
         return redirect("match", match_id=done.match.pk)
     return redirect("match", match_id=match_id)

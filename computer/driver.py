@@ -2,15 +2,15 @@
 
 `game.signals.match_changed` is sent in the event loop after each published event. The
 receiver only schedules `drive(match_id)` and returns. `drive` reads the match (on the
-players' database thread, `game.process.play`), and while a computer seat is to act:
+players' database thread, `game.work.play`), and while a computer seat is to act:
 
 1. thinks in a bounded pool (`think`, a pure function of the stored match: the process pool
    keeps the event loop and the other tables free of its CPU);
 2. sends its aim to the table's group like a browser's, so the table shows it addressing the
    ball, and waits a moment;
 3. submits the command through `game.service.submit`, exactly as a member's request (the
-   same checks, the version it saw, a client id so a repeat is never applied twice), and
-   publishes the stored events as the consumer does.
+   same checks, the version it saw, a client id so a repeat is never applied twice), whose
+   stored events the service broadcasts on commit, as for a member's.
 
 Which matches are the computer's is read once per match per process and kept. One drive per
 match runs at a time here; in another process a second one is harmless: its stale version or
@@ -38,9 +38,10 @@ from club.jobs import Periodic
 from computer.thinking import lower_priority, think
 from game import service
 from game.models import Match
-from game.process import group_name, play, publish
 from game.protocol import client_in, server_out
+from game.protocol.ipc import group_name
 from game.signals import match_changed
+from game.work import play
 from rules import commands
 from rules.commands import Choose, Command, Concede, Stroke
 from rules.match import match_from_json
@@ -143,9 +144,8 @@ async def drive(match_id: int) -> None:
             if meant is not None:
                 await _address(match_id, seat, meant)
             try:
-                applied = await play(
-                    service.submit, match_id, user, request_of(kind, data, version)
-                )
+                # Its events are broadcast by the service, once stored.
+                await play(service.submit, match_id, user, request_of(kind, data, version))
             except service.ServiceError as exc:
                 # The table changed under it (a concession, a claim, another process): look again
                 # only if the match moved on; a refusal of its own request would repeat.
@@ -153,8 +153,6 @@ async def drive(match_id: int) -> None:
                 if exc.code not in ("stale_version", "conflict", "busy"):
                     return
                 continue
-            for stored in applied.events:
-                await publish(match_id, stored)
     except Exception:
         log.exception("the computer failed in match %s", match_id)
     finally:

@@ -70,7 +70,7 @@ def of_request(request: HttpRequest) -> str:
 
 
 def of_scope(scope: Mapping[str, Any]) -> str:
-    """A websocket's (or any ASGI connection's) client; computed once by `game.process.TurnAway`
+    """A websocket's (or any ASGI connection's) client; computed once by `game.middleware.TurnAway`
     and kept in the scope as "address"."""
     known = scope.get("address")
     if isinstance(known, str):

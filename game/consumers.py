@@ -1,12 +1,12 @@
-"""The match websocket, `/ws/match/<id>/`: parse, authorise, hand to the service, broadcast.
+"""The match websocket, `/ws/match/<id>/`: parse, authorise, hand to the service, send.
 
 Nothing here decides an outcome. Every request goes through `game.service` in a thread (the
-ORM is synchronous); the events it stored are broadcast to the match group after it returns,
-that is after commit. Each process hears a match's broadcasts once and hands them to its
-sockets of that match (game/fanout.py); a message to one socket is sent to it directly. The
-channel layer may drop a message, so each socket tracks the last version it sent and fills
-any gap from the database (on a later event, or on the browser's ping when this process knows
-of a newer version).
+ORM is synchronous); the service broadcasts the events it stored to the match group once its
+transaction commits (game/broadcast.py). Each process hears a match's broadcasts once and
+hands them to its sockets of that match (game/fanout.py); a message to one socket is sent to
+it directly. The channel layer may drop a message, so each socket tracks the last version it
+sent and fills any gap from the database (on a later event, or on the browser's ping when this
+process knows of a newer version).
 
 What a stranger can cost is bounded: sockets per address and per match are capped, `hello`
 is answered once per socket, and from what this process already holds (`TABLES`: one read
@@ -30,29 +30,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from game import addresses, service
+from game import addresses, logs, presence, service
+from game.broadcast import LATEST, turn_of
 from game.fanout import FANOUT, Inbox
+from game.gates import GATE, Bucket, Flood
+from game.greetings import TABLES, Greeting
+from game.heartbeats import HEARTBEATS
 from game.models import Match
-from game.process import (
-    CLOCKS,
-    GATE,
-    HEARTBEATS,
-    LATEST,
-    TABLES,
-    AimMessage,
-    Bucket,
-    ClockMessage,
-    EventMessage,
-    Flood,
-    Greeting,
-    PresenceMessage,
-    detach,
-    group_name,
-    play,
-    publish,
-    start_clock,
-    turn_of,
-)
 from game.protocol import (
     CLOSE_FLOOD,
     CLOSE_FULL,
@@ -61,7 +45,11 @@ from game.protocol import (
     client_in,
     server_out,
 )
+from game.protocol.ipc import AimMessage, ClockMessage, EventMessage, PresenceMessage, group_name
+from game.shotclocks import CLOCKS
 from game.text import error_text, language_of
+from game.turns import NO_TURN, Turn
+from game.work import detach, play
 from rules.state import Player
 
 log = logging.getLogger(__name__)
@@ -75,7 +63,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     sent_version: int = 0
     greeted: bool = False
     gone: bool = False  # its rows and registrations have been cleaned up
-    turn: service.Turn = service.NO_TURN
+    turn: Turn = NO_TURN
     backlog: asyncio.Queue[Any] | None = None
     flooded: bool = False
     inbox: Inbox
@@ -206,7 +194,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not self.greeted:
             return
         if self._held is not None:  # a spectator's row goes with the next presence flush
-            await database_sync_to_async(service.disconnect)(
+            await database_sync_to_async(presence.disconnect)(
                 self.match_id, self.channel_name, self._held
             )
             HEARTBEATS.changed(self.match_id)
@@ -263,9 +251,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.greeted = True
         await FANOUT.join(self)
-        started = None
-        if self._held is not None:
-            started = await database_sync_to_async(service.connect)(
+        if self._held is not None:  # the clock's start, if this starts it, is told on commit
+            await database_sync_to_async(presence.connect)(
                 self.match_id, self.channel_name, self._held
             )
         HEARTBEATS.add(self.channel_name, self.match_id, seated=self._held is not None)
@@ -283,8 +270,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 # broadcast seldom: counted here, they never read "0 watching" while watching.
                 known = known.model_copy(update={"spectators": known.spectators + 1})
             await self.send(known.text())  # who is here, without waiting for a broadcast
-        if started is not None:
-            await start_clock(self.match_id, started)
 
     async def _greet(self, greeting: Greeting) -> None:
         """Send a greeting: the welcome, then the frame's log after a snapshot, or the events
@@ -320,7 +305,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         bare = welcome(None)
         if missed is not None:
             return Greeting(row.version, bare, bare, None, tuple(missed.texts), turn)
-        story = service.current_log(row)
+        story = logs.current_log(row)
         return Greeting(row.version, welcome(snapshot), bare, story, None, turn)
 
     async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
@@ -350,7 +335,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error("rate_limited", "too many log requests; wait a little")
             return
         try:
-            text = await database_sync_to_async(service.requested_log)(self.match_id, message.frame)
+            text = await database_sync_to_async(logs.requested_log)(self.match_id, message.frame)
         except service.ServiceError as exc:
             await self._error(exc.code, exc.message)
             return
@@ -407,13 +392,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         ack = server_out.Ack(
             client_id=client_id, version=applied.version, duplicate=applied.duplicate
         )
+        # The events went to the match's group on commit, this socket's among them: it
+        # handles them after this, so the striker hears the ack first.
         await self.send(ack.text())
-        # On a duplicate the first attempt may have died with its process before
-        # broadcasting: publish the stored event again (sockets that have it ignore it).
-        # The striker's own socket sends the event first, not after the layer's round trip
-        # (its copy from the process's relay then finds it sent).
-        for stored in applied.events:
-            await publish(self.match_id, stored, first=self.match_event)
 
     # --- broadcasting ---------------------------------------------------------------------------
     # Handed over by the process's relay (game/fanout.py), which did what the process does
@@ -457,7 +438,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send(text)
         self._sent(missed.version, missed.turn)
 
-    def _sent(self, version: int, turn: service.Turn) -> None:
+    def _sent(self, version: int, turn: Turn) -> None:
         """The socket is now at `version`, where `turn` holds: arm the match's shot clock."""
         self.sent_version = version
         self.turn = turn

@@ -30,7 +30,6 @@ crowd of a thousand. Here it is once per process.
 
 A message to one socket (an error, an ack, a pong, a log) is sent by its consumer directly.
 The per-socket channel stays for the socket's identity (presence rows, an aim's sender).
-The striker's own socket takes its event before the layer does (`publish(first=...)`).
 
 Known limit: channels_redis forgets a group's member after its `group_expiry` (a day), as it
 did each socket's; a relay is joined once, so a match served by one relay for over a day
@@ -47,16 +46,11 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
-from game.process import (
-    CLOCKS,
-    LATEST,
-    TABLES,
-    EventMessage,
-    _layer,
-    detach,
-    group_name,
-    turn_of,
-)
+from game.broadcast import LATEST, _layer, turn_of
+from game.greetings import TABLES
+from game.protocol.ipc import EventMessage, group_name
+from game.shotclocks import CLOCKS
+from game.work import detach
 
 log = logging.getLogger(__name__)
 

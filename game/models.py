@@ -90,7 +90,7 @@ class MatchEvent(models.Model):
     # text so a resync or a repeated request sends the same bytes without encoding again.
     payload = models.TextField()
     # The frame being played when the event came (1 for `start`; the event that ends a frame
-    # belongs to that frame): a frame's referee log is read by it (`service.frame_log`).
+    # belongs to that frame): a frame's referee log is read by it (`logs.frame_log`).
     # Null only for an event written by code older than migration 0006, which filled it in.
     frame = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)

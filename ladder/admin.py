@@ -24,8 +24,6 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.utils.translation import gettext, gettext_lazy
 
-from club.process import announce_now
-from club.service import News
 from ladder import service
 from ladder.models import (
     HistoryEntry,
@@ -160,11 +158,8 @@ class RungAdmin(_Admin):
                 obj.refresh_from_db()
 
     def delete_model(self, request: HttpRequest, obj: Rung) -> None:
-        # A challenge of theirs on this ladder is withdrawn: both parties are told.
-        engaged = LadderChallenge.objects.filter(pk=obj.engaged_id or 0)
-        waiting = list(engaged.values_list("challenge_id", flat=True))
+        # A challenge of theirs on this ladder is withdrawn: both parties are told (on commit).
         service.remove(obj.ladder_id, obj.member, _organiser(request), _note(request))
-        announce_now(News(tuple(waiting)))
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Rung]) -> None:
         for rung in queryset.select_related("member"):

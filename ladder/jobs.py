@@ -21,9 +21,9 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from club import lobby
-from club import process as club_process
 from club.jobs import Periodic
 from club.protocol import server_out
+from club.protocol.ipc import TextMessage, user_group
 from ladder import service
 from ladder.models import LadderChallenge
 
@@ -31,12 +31,11 @@ log = logging.getLogger(__name__)
 
 
 async def settle(now: datetime | None = None) -> service.Settled:
-    """One pass: settle what is due, then announce it and send the reminders (after the
-    writes)."""
+    """One pass: settle what is due (each settled challenge is announced as its write
+    commits), then send the reminders."""
     done = await database_sync_to_async(service.settle_due)(now, settings.LADDER["SETTLE_BATCH"])
     if done:
         log.info("ladder: settled %s, rated %s", done.challenges, done.rated)
-    await club_process.announce(done.news)
     await remind(done.reminders)
     return done
 
@@ -71,8 +70,8 @@ async def remind(pks: tuple[int, ...]) -> None:
     layer = get_channel_layer()
     assert layer is not None
     for user_id, text in await database_sync_to_async(_reminders)(pks):
-        message: club_process.TextMessage = {"type": "club.notice", "text": text}
-        await layer.group_send(club_process.user_group(user_id), dict(message))
+        message: TextMessage = {"type": "club.notice", "text": text}
+        await layer.group_send(user_group(user_id), dict(message))
 
 
 def start_with_the_server() -> None:

@@ -43,7 +43,7 @@ from club import service as club_service
 from club.lobby import is_guest
 from club.models import Challenge
 from club.service import ClubError, News
-from game import service as game_service
+from game import presence as game_presence
 from game.models import Match, MatchEvent
 from ladder.models import (
     HistoryEntry,
@@ -588,7 +588,7 @@ def _watch(now: datetime, limit: int) -> tuple[int, ...]:
     if not rows:
         return ()
     seen = []
-    presences = game_service.presences([r[1] for r in rows])
+    presences = game_presence.presences([r[1] for r in rows])
     for row, presence in zip(rows, presences, strict=True):
         pk, _, player_a, challenger, start, *waited = row
         online = {seat: p.online for seat, p in presence.players.items()}
@@ -655,7 +655,10 @@ def _settle_unanswered(pk: int, challenge_id: int, now: datetime) -> bool:
             )
             rule = DefaultRule(row.ladder.default_result)
             winner = rules.default_winner(rule, row.challenger_id, row.defender_id)
-            return _settle(row, Outcome.UNANSWERED, winner, now) is not None
+            if _settle(row, Outcome.UNANSWERED, winner, now) is None:
+                return False
+            club_service.announce_on_commit(News((challenge_id,)))  # both parties are told
+            return True
 
     return _busy(run)
 
@@ -784,6 +787,7 @@ def _cancel(pk: int, now: datetime) -> None:
             status=Status.WITHDRAWN, version=F("version") + 1, answered=now
         )
     _settle(row, Outcome.CANCELLED, None, now)
+    club_service.announce_on_commit(News((club_id,)))  # both parties are told
 
 
 def void(entry_id: int, by: User, note: str = "", now: datetime | None = None) -> HistoryEntry:

@@ -28,7 +28,6 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from club.lobby import is_guest
-from club.process import announce_now
 from ladder import service
 from ladder.models import HistoryEntry, Ladder, LadderChallenge, Rung
 from ladder.service import LadderError
@@ -164,7 +163,6 @@ def challenge(request: HttpRequest, slug: str) -> HttpResponse:
         done = service.challenge(ladder.pk, _member(request), defender)
     except LadderError as exc:
         return _refusal(request, exc)
-    announce_now(done.news)
     assert done.challenge is not None
     return redirect("challenge", challenge_id=done.challenge.challenge_id)
 

@@ -128,7 +128,7 @@ def build(row: Match, payloads: list[str]) -> Archive:
     log: list[Entry] = []
     first = events[0].version
     strokes = 0
-    # The live log's entries (game/service.py `frame_log`), each with the break before it.
+    # The live log's entries (game/logs.py `frame_log`), each with the break before it.
     stored = [server_out.StoredEvent.read(text) for text in payloads]
     break_before = stored[0].snapshot.scoreboard.brk
     for event, act, read in zip(events[1:], acts, stored[1:], strict=True):

@@ -1,7 +1,7 @@
 """Who may claim a match against an absent opponent, and when a friendly nobody started is
 abandoned.
 
-Pure, like the rest of `rules/`: the service (`game/service.py`) reads the presence rows and
+Pure, like the rest of `rules/`: the service (`game/presence.py`) reads the presence rows and
 passes the times in. A claim wins the match without a stroke, so it must be earned at the
 table: the match has started (both players were connected at the same moment: nobody can be
 claimed against for leaving a table the other had not reached), the claimant is at the table

@@ -18,8 +18,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from club.routing import websocket_urlpatterns as club_routes  # noqa: E402
+from game.middleware import TurnAway  # noqa: E402
 from game.origins import SameOriginWebsockets  # noqa: E402
-from game.process import TurnAway  # noqa: E402
 from game.routing import websocket_urlpatterns as match_routes  # noqa: E402
 
 application = ProtocolTypeRouter(

@@ -1,5 +1,6 @@
 """The lobby's websocket protocol (docs/protocol.md, "Lobby"), one module per direction as
-for the match: `client_in` is what a browser may send, `server_out` what the server sends.
+for the match: `client_in` is what a browser may send, `server_out` what the server sends,
+`ipc` what server processes send each other.
 
 Two routes speak it: `/ws/lobby/` (the lobby page: every lobby update, and the member's own
 notices) and `/ws/notices/` (every other page of a member: their notices only).

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 
 from club import process as club_process
 from game import process
+from tests.clock import set_clock  # noqa: F401  # a fixture
 from tests.club.helpers import LobbyClient
 from tests.game.helpers import Client
 

@@ -341,3 +341,28 @@ def test_both_players_offering_a_rematch_at_once_make_one_match(members, repeat)
     # The one who accepted is sent by the answer; the other by the offer's acceptance.
     assert sorted(d.match is None for d in done) == [False, True]
     assert {d.challenge.pk for d in done} == {offer.pk}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_tells_the_parties_once_committed_and_never_if_rolled_back(
+    members, monkeypatch
+) -> None:
+    """A challenge made, answered or expired announces itself once its transaction commits
+    (no view has to remember to), and a rolled-back one tells nobody."""
+    from club import process
+
+    alice, bob, _ = members
+    told = []
+
+    def announce_now(news: service.News) -> None:
+        told.append((news, transaction.get_connection().in_atomic_block))
+
+    monkeypatch.setattr(process, "announce_now", announce_now)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        service.challenge(alice, bob, BO3)
+        raise RuntimeError("after the challenge, before the commit")
+    assert told == [] and not Challenge.objects.exists()
+    made = service.challenge(alice, bob, BO3)
+    assert told == [(service.News((made.challenge.pk,)), False)]
+    done = service.accept(bob, made.challenge.pk)
+    assert told[1:] == [(service.News((made.challenge.pk,), (done.match.pk,)), False)]

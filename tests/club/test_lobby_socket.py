@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from club import service
 from club.models import Challenge
-from club.process import LOBBY, announce
+from club.process import LOBBY
 from game import service as game_service
 from rules.challenges import Format
 from snooker_site.asgi import application
@@ -72,14 +72,12 @@ async def test_both_parties_are_told_at_once(members, settings) -> None:
     for c in (bob_page, bob_lobby, alice_lobby, carol_lobby):
         await c.open()
     made = await database_sync_to_async(service.challenge)(alice, bob, Format(3, 30))
-    await announce(made.news)
     for c in (bob_page, bob_lobby, alice_lobby):
         notice = await c.expect("notice", timeout=1)
         assert notice["challenge"]["status"] == "open" and notice["challenge"]["target"] == "bob"
     assert await carol_lobby.nothing(0.4)  # a direct challenge is nobody else's business
 
     done = await database_sync_to_async(service.accept)(bob, made.challenge.pk)
-    await announce(done.news)
     told = (await alice_lobby.expect("notice"))["challenge"]
     assert told["status"] == "accepted" and told["match"] == done.match.pk and told["version"] == 2
     assert (await bob_page.expect("notice"))["challenge"]["match"] == done.match.pk
@@ -94,11 +92,9 @@ async def test_open_challenges_come_and_go_in_the_lobby(members, settings) -> No
     visitor = LobbyClient()
     await visitor.open()
     made = await database_sync_to_async(service.challenge)(alice, None, Format(1))
-    await announce(made.news)
     update = await visitor.expect("update")
     assert [(c["id"], c["status"]) for c in update["challenges"]] == [(made.challenge.pk, "open")]
-    gone = await database_sync_to_async(service.withdraw)(alice, made.challenge.pk)
-    await announce(gone.news)
+    await database_sync_to_async(service.withdraw)(alice, made.challenge.pk)
     update = await visitor.expect("update")
     assert [(c["status"], c["version"]) for c in update["challenges"]] == [("withdrawn", 2)]
 
@@ -250,7 +246,7 @@ async def test_sockets_are_capped_per_address_and_in_all(members, settings) -> N
     assert not connected and code == 4029  # the lobby is full in this process
 
 
-async def test_a_flood_is_closed(members, settings) -> None:
+async def test_a_flood_is_closed(members, settings, set_clock) -> None:
     settings.SNOOKER = {**settings.SNOOKER, "SPECTATOR_RATE_BURST": 2,
                         "SPECTATOR_RATE_PER_SECOND": 0.01, "FLOOD_CLOSE_AFTER": 0.2}  # fmt: skip
     c = LobbyClient(address="10.6.0.1")
@@ -258,7 +254,9 @@ async def test_a_flood_is_closed(members, settings) -> None:
     closed = None
     for _ in range(100):
         await c.send({"type": "ping"})
-        await asyncio.sleep(0.01)
+        while not c.ws.input_queue.empty():  # read (an answered ping reads the database)
+            await asyncio.sleep(0)
+        await set_clock.advance(0.01)
         while not c.ws.output_queue.empty():
             out = await c.ws.receive_output()
             if out["type"] == "websocket.close":
@@ -290,9 +288,10 @@ async def test_a_foreign_page_cannot_open_the_lobby_or_notices(members) -> None:
 async def test_a_views_announcement_reaches_the_lobby_after_the_view_returned(
     members, settings
 ) -> None:
-    """A view announces through `announce_now` (async_to_sync from its thread); the lobby's
-    coalesced update is read after the view has returned, on the server's own terms (it
-    once inherited the view's executor, gone by then: the update was lost)."""
+    """A change committed in a view announces through `announce_now` (async_to_sync from its
+    thread); the lobby's coalesced update is read after the view has returned, on the
+    server's own terms (it once inherited the view's executor, gone by then: the update was
+    lost)."""
     from asgiref.sync import sync_to_async
 
     from club.process import announce_now

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from club import jobs, lobby, noshows, service
 from club.models import Challenge
+from game import presence as game_presence
 from game import service as game_service
 from game.models import Match
 from game.protocol import client_in
@@ -46,8 +47,8 @@ def _status(match: Match) -> str:
 def test_a_friendly_not_started_in_time_is_abandoned_once(members) -> None:
     match = _friendly(members)
     # Bob glanced at the table and left; Alice never came.
-    game_service.connect(match.pk, "bob-1", "B")
-    game_service.disconnect(match.pk, "bob-1", "B")
+    game_presence.connect(match.pk, "bob-1", "B")
+    game_presence.disconnect(match.pk, "bob-1", "B")
     assert noshows.abandon_due(match.created + WAIT - timedelta(seconds=1)) == []
     assert _status(match) == Match.Status.LIVE
     done = noshows.abandon_due(match.created + WAIT)
@@ -62,8 +63,8 @@ def test_a_friendly_not_started_in_time_is_abandoned_once(members) -> None:
     with pytest.raises(game_service.ServiceError) as refused:
         game_service.submit(match.pk, members[0], stroke)
     assert refused.value.code == "abandoned"
-    game_service.connect(match.pk, "alice-1", "A")
-    game_service.connect(match.pk, "bob-2", "B")
+    game_presence.connect(match.pk, "alice-1", "A")
+    game_presence.connect(match.pk, "bob-2", "B")
     assert Match.objects.get(pk=match.pk).started is None
     assert not MatchFigures.objects.filter(match_id=match.pk).exists()
     # The lobby: not among the live matches; a row told of it says abandoned.
@@ -75,8 +76,8 @@ def test_a_friendly_not_started_in_time_is_abandoned_once(members) -> None:
 def test_a_started_match_and_a_ladder_match_are_not_abandoned(members) -> None:
     alice, _, carol = members
     played = _friendly(members)
-    game_service.connect(played.pk, "alice-1", "A")
-    game_service.connect(played.pk, "bob-1", "B")  # both here: started
+    game_presence.connect(played.pk, "alice-1", "A")
+    game_presence.connect(played.pk, "bob-1", "B")  # both here: started
     ladder = game_service.create_match(alice, carol, 1, draw="A", rated=True)
     now = timezone.now()
     Challenge.objects.create(
@@ -198,11 +199,11 @@ def test_two_passes_at_once_abandon_a_match_once(members) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_an_arrival_racing_the_pass_either_starts_or_finds_it_abandoned(members) -> None:
     match = _friendly(members)
-    game_service.connect(match.pk, "alice-1", "A")
+    game_presence.connect(match.pk, "alice-1", "A")
     later = match.created + WAIT
 
     def bob_comes() -> object:
-        return game_service.connect(match.pk, "bob-1", "B")
+        return game_presence.connect(match.pk, "bob-1", "B")
 
     results = at_once(lambda: noshows.abandon_due(later), bob_comes)
     row = Match.objects.get(pk=match.pk)
@@ -215,19 +216,22 @@ def test_an_arrival_racing_the_pass_either_starts_or_finds_it_abandoned(members)
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_job_runs_at_once_and_then_every_interval(settings) -> None:
-    import asyncio
-
+async def test_the_job_runs_at_once_and_then_every_interval(settings, set_clock) -> None:
     settings.SNOOKER = {**settings.SNOOKER, "NO_SHOW_EVERY": 0.05}
     jobs.NO_SHOWS.passes = 0
     jobs.NO_SHOWS.start()
+    first = jobs.NO_SHOWS.task
     jobs.NO_SHOWS.start()  # once per loop
+    assert first is not None and jobs.NO_SHOWS.task is first
     try:
-        for _ in range(100):
-            if jobs.NO_SHOWS.passes >= 3:
-                break
-            await asyncio.sleep(0.02)
-        assert jobs.NO_SHOWS.passes >= 3
+        await set_clock.until_asleep(first)
+        assert jobs.NO_SHOWS.passes == 1  # at once
+        await set_clock.advance(0.04)
+        assert jobs.NO_SHOWS.passes == 1
+        await set_clock.advance(0.02)
+        assert jobs.NO_SHOWS.passes == 2  # then every interval
+        await set_clock.advance(0.06)
+        assert jobs.NO_SHOWS.passes == 3
     finally:
         jobs.NO_SHOWS.stop()
     settings.SNOOKER = {**settings.SNOOKER, "NO_SHOW_EVERY": 0}

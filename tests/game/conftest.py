@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from game import process, service
+from tests.clock import set_clock  # noqa: F401  # a fixture
 from tests.game.helpers import Client
 
 

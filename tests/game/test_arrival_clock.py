@@ -4,13 +4,14 @@ same consumer and service."""
 
 from __future__ import annotations
 
-import asyncio
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 
 from game import service
 from game.models import Match
+from game.shotclocks import CLOCKS
 from tests.game.helpers import Client
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
@@ -61,15 +62,22 @@ async def test_strokes_before_the_opponent_comes_set_no_deadline(players) -> Non
     assert clock["version"] == 2  # the clock starts on Bob's turn, now that he is here
 
 
-async def test_time_runs_out_only_once_both_are_there(players) -> None:
+async def test_time_runs_out_only_once_both_are_there(players, set_clock) -> None:
     m = await _match(players, shot_clock=1)
     alice = Client(m.pk, players[0])
     await alice.open()
-    await asyncio.sleep(1.3)
-    assert (await _row(m.pk)).version == 1  # alone at the table, Alice's time does not run
+    await set_clock.advance(1.3)
+    # Alone at the table, Alice's time does not run: no deadline, no timer, no foul.
+    row = await _row(m.pk)
+    assert row.deadline is None and row.version == 1 and not CLOCKS.timers
     bob = Client(m.pk, players[1])
     await bob.open()
-    event = await alice.expect("event", timeout=4)
+    clock = await alice.expect("clock")
+    assert clock["deadline"].startswith((set_clock.now() + timedelta(seconds=1)).isoformat()[:19])
+    await set_clock.advance(0.9)
+    assert (await _row(m.pk)).version == 1  # not yet
+    await set_clock.advance(0.2)
+    event = await alice.expect("event")
     assert event["kind"] == "shot_clock" and event["seat"] == "A"
 
 

@@ -16,7 +16,8 @@ from channels.layers import channel_layers, get_channel_layer
 from game import service
 from game.consumers import MatchConsumer
 from game.fanout import FANOUT, _Relay
-from game.process import TABLES, group_name
+from game.greetings import TABLES
+from game.protocol.ipc import group_name
 from snooker_site.layers import redis_layer
 from tests.game.helpers import Client
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
-import time
 from dataclasses import replace
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.utils import timezone
 
 from game import service
 from game.models import Connection, Match, MatchEvent
@@ -222,7 +219,7 @@ async def test_aim_is_relayed_to_others_only(match, players) -> None:
 
 
 async def test_a_flood_is_refused_then_closed_and_the_match_goes_on(
-    match, players, settings
+    match, players, settings, set_clock
 ) -> None:
     settings.SNOOKER = {**settings.SNOOKER, "RATE_BURST": 5, "RATE_PER_SECOND": 0.01,
                         "FLOOD_CLOSE_AFTER": 0.5}  # fmt: skip
@@ -231,7 +228,7 @@ async def test_a_flood_is_refused_then_closed_and_the_match_goes_on(
     closed = None
     for _ in range(60):  # a steady flood for about 0.6 s, answered once, then closed
         await b.send({"type": "ping", "version": 1})
-        await asyncio.sleep(0.01)
+        await set_clock.advance(0.01)
         while not b.ws.output_queue.empty():
             message = await b.ws.receive_output()
             if message["type"] == "websocket.close":
@@ -274,17 +271,18 @@ async def test_claim_after_the_grace_only(players, db) -> None:
         await a.close()
 
 
-async def test_shot_clock_runs_out_into_a_foul(players, db) -> None:
+async def test_shot_clock_runs_out_into_a_foul(players, db, set_clock) -> None:
     m = await database_sync_to_async(service.create_match)(
         players[0], players[1], 1, draw="A", shot_clock=1
     )
     a, b = Client(m.pk, players[0]), Client(m.pk, players[1])
     await a.open()
     await b.open()
-    event = await b.expect("event", timeout=5)
+    await set_clock.advance(1.1)  # the timer fired and its foul is stored
+    event = await b.expect("event")
     assert event["kind"] == "shot_clock" and event["ruling"]["foul"]
     assert event["ruling"]["penalty"] == 4 and event["snapshot"]["frame"]["scores"]["B"] == 4
-    await asyncio.sleep(0.2)
+    # Every timer due has fired and done its work (`advance`): one foul, however many sockets.
     assert await database_sync_to_async(MatchEvent.objects.filter(match=m).count)() == 2
     await a.close()
     await b.close()
@@ -351,36 +349,36 @@ async def test_level_frame_brings_the_toss_for_the_respotted_black(match, player
         await c.close()
 
 
-async def test_a_player_lost_with_a_dead_process_turns_absent(match, players, settings) -> None:
+async def test_a_player_lost_with_a_dead_process_turns_absent(
+    match, players, settings, set_clock
+) -> None:
     """No socket closed to say so: the heartbeat notices the silent row and tells everyone."""
     settings.SNOOKER = {**settings.SNOOKER, "HEARTBEAT": 0.2, "CONNECTION_STALE": 1.0}
 
     def dead_process_socket() -> None:  # Bob's socket on a process that was killed
-        Match.objects.filter(pk=match.pk).update(arrived_b=timezone.now())
+        Match.objects.filter(pk=match.pk).update(arrived_b=set_clock.now())
         Connection.objects.create(
-            match=match, channel_name="dead!1", seat="B", last_seen=timezone.now()
+            match=match, channel_name="dead!1", seat="B", last_seen=set_clock.now()
         )
 
     await database_sync_to_async(dead_process_socket)()
     a = Client(match.pk, players[0])
     await a.open()
+    await set_clock.advance(settings.SNOOKER["PRESENCE_COALESCE"])
     presence = await a.expect("presence")
     assert presence["players"]["B"]["online"]
+    # Silent for the stale time (1.0 s), then seen by the next look (every half beat).
+    for _ in range(12):
+        await set_clock.advance(0.1)
     while presence["players"]["B"]["online"]:
-        presence = await a.expect("presence", timeout=5)
+        presence = await a.expect("presence")
     assert presence["players"]["B"]["claim_from"] is not None
-    # The sweep takes the dead row away (within a beat: presence may have been read as stale
-    # just before it ran) and keeps Bob's absence from its last sign of life.
-    dead = database_sync_to_async(Connection.objects.filter(seat="B").exists)
-    for _ in range(20):
-        if not await dead():
-            break
-        await asyncio.sleep(0.1)
-    assert not await dead()
+    # The sweep took the dead row away and kept Bob's absence from its last sign of life.
+    assert not await database_sync_to_async(Connection.objects.filter(seat="B").exists)()
     await a.close()
 
 
-async def test_a_reload_does_not_read_as_leaving(match, players, settings) -> None:
+async def test_a_reload_does_not_read_as_leaving(match, players, settings, set_clock) -> None:
     """A player's socket closed and another opened within the away notice (a reload): the
     opponent is never told they went. One who stays away is told, once the notice is over."""
     notice = 0.6
@@ -390,23 +388,29 @@ async def test_a_reload_does_not_read_as_leaving(match, players, settings) -> No
     await b.open()
     presence = await a.expect("presence")
     while not presence["players"]["B"]["online"]:
+        await set_clock.advance(0.05)
         presence = await a.expect("presence")
     told = len(a.seen)
     await b.close()
-    await asyncio.sleep(0.3)  # the page reloading: longer than presence is coalesced
+    await set_clock.advance(0.3)  # the page reloading: longer than presence is coalesced
     again = Client(match.pk, players[1])  # the reloaded page
     await again.open()
     await again.expect("presence")
-    await asyncio.sleep(notice + 0.3)  # past the notice: nothing to wait for but its end
+    for _ in range(9):  # past the notice, a step at a time
+        await set_clock.advance(0.1)
     while not await a.ws.receive_nothing(timeout=0.05):
         await a.recv()
     presences = [m for m in a.seen[told:] if m["type"] == "presence"]
     assert all(p["players"]["B"]["online"] for p in presences), presences
     await again.close()
-    gone = time.monotonic()
-    presence = await a.expect("presence")
-    while presence["players"]["B"]["online"]:
-        presence = await a.expect("presence")
-    assert time.monotonic() - gone >= notice - 0.05
+    gone = set_clock.monotonic()
+    while True:
+        await set_clock.advance(0.05)
+        if not await a.ws.receive_nothing(timeout=0.05):
+            presence = await a.recv()
+            if presence["type"] == "presence" and not presence["players"]["B"]["online"]:
+                break
+        assert set_clock.monotonic() - gone < notice + 2, "never told gone"
+    assert set_clock.monotonic() - gone >= notice - 0.05
     assert presence["players"]["B"]["away_since"] is not None
     await a.close()

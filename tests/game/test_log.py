@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from game import service
+from game import logs, service
 from game.models import Match, MatchEvent
 from rules.match import match_from_json, match_to_json
 from rules.state import FrameState, make_balls
@@ -151,7 +151,7 @@ async def test_the_frame_ending_pot_keeps_its_break(match, players) -> None:
 
 
 async def test_a_long_frame_sends_its_last_entries(match, players, monkeypatch) -> None:
-    monkeypatch.setattr(service, "LOG_ENTRIES", 2)
+    monkeypatch.setattr(logs, "LOG_ENTRIES", 2)
     a, b = Client(match.pk, players[0]), Client(match.pk, players[1])
     await a.open()
     await b.open()

@@ -20,7 +20,7 @@ from django.test import Client
 from django.utils import translation
 from django.utils.html import escape
 
-from game import service, words
+from game import logs, words
 from game.models import Match
 from game.protocol import server_out
 from game.text import player_name
@@ -70,7 +70,7 @@ def table_words(players: dict[str, str], entries: list[dict[str, Any]]) -> dict[
 
 def live_log(row: Match, frame: int) -> list[server_out.LogEntry]:
     """The frame's log as the live table is sent it (the `log` message)."""
-    text = service.frame_log(row.pk, frame, row.version, "A", final=True)
+    text = logs.frame_log(row.pk, frame, row.version, "A", final=True)
     return server_out.Log.model_validate_json(text).entries
 
 

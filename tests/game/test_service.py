@@ -81,3 +81,28 @@ def test_refusals_write_nothing(match, players) -> None:
             service.submit(match.pk, user, message)
     assert MatchEvent.objects.filter(match=match).count() == 1
     assert Match.objects.get(pk=match.pk).version == 1
+
+
+def test_a_stroke_is_told_once_stored_and_never_if_rolled_back(match, players, monkeypatch) -> None:
+    """The service announces what it stored once its transaction commits (no caller has to
+    remember to), and what a rolled-back transaction stored never."""
+    from channels.db import database_sync_to_async
+    from channels.layers import get_channel_layer
+    from django.db import transaction
+
+    layer = get_channel_layer()
+    assert layer is not None
+    sent = []
+
+    async def group_send(group: str, message: dict[str, object]) -> None:
+        # Sent from the thread that stored it: is its transaction still open?
+        open_ = await database_sync_to_async(lambda: transaction.get_connection().in_atomic_block)()
+        sent.append((group, message["type"], message["version"], open_))
+
+    monkeypatch.setattr(layer, "group_send", group_send)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        service.submit(match.pk, players[0], _break("rolled-back"))
+        raise RuntimeError("after the stroke, before the commit")
+    assert sent == [] and Match.objects.get(pk=match.pk).version == 1
+    service.submit(match.pk, players[0], _break("kept"))
+    assert sent == [(f"match-{match.pk}", "match.event", 2, False)]

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
-from game import service
+from game import presence, service
 from tests.game.helpers import Client
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
@@ -60,7 +60,9 @@ async def test_watchers_per_match_are_capped_but_players_always_come_in(
     assert (await bob.open())["seat"] == "B"
 
 
-async def test_a_flooding_address_waits_and_its_player_does_not(match, players, settings) -> None:
+async def test_a_flooding_address_waits_and_its_player_does_not(
+    match, players, settings, set_clock
+) -> None:
     settings.SNOOKER = {**settings.SNOOKER, "SPECTATOR_RATE_BURST": 2,
                         "SPECTATOR_RATE_PER_SECOND": 0.01, "FLOOD_CLOSE_AFTER": 0.2}  # fmt: skip
     flooder = Client(match.pk, address="10.0.2.1")
@@ -68,7 +70,7 @@ async def test_a_flooding_address_waits_and_its_player_does_not(match, players, 
     closed = None
     for _ in range(100):
         await flooder.send({"type": "ping", "version": 0})
-        await asyncio.sleep(0.01)
+        await set_clock.advance(0.01)
         while not flooder.ws.output_queue.empty():
             out = await flooder.ws.receive_output()
             if out["type"] == "websocket.close":
@@ -161,7 +163,8 @@ async def test_nobody_can_be_claimed_against_before_they_came(players, db) -> No
     bob = Client(m.pk, players[1])  # Bob comes, then goes: now he can be claimed against
     await bob.open()
     await bob.close()
-    await asyncio.sleep(0.7)
+    while (await alice.expect("presence"))["players"]["B"]["online"]:
+        pass  # told he has gone: from then on he can be claimed against (no grace)
     await alice.send({"type": "claim", "client_id": "now", "scope": "match"})
     assert (await alice.expect("event"))["kind"] == "claim"
 
@@ -170,7 +173,7 @@ async def test_a_turned_away_address_is_refused_before_any_consumer(match, monke
     from channels.testing import WebsocketCommunicator
 
     from game.consumers import MatchConsumer
-    from game.process import GATE
+    from game.gates import GATE
     from snooker_site.asgi import application
 
     consumers = []
@@ -278,28 +281,26 @@ async def test_one_64_fills_one_addresses_cap(match, settings) -> None:
     await Client(match.pk, address="2001:db8:3:5::1").open()  # the next /64 is another
 
 
-def test_an_address_that_floods_again_waits_longer_each_time(settings, monkeypatch) -> None:
-    from game import process
+def test_an_address_that_floods_again_waits_longer_each_time(settings, set_clock) -> None:
+    from game import gates
 
     settings.SNOOKER = {**settings.SNOOKER, "FLOOD_PENALTY": 30.0, "FLOOD_PENALTY_MAX": 100.0,
                         "FLOOD_FORGIVE": 300.0}  # fmt: skip
-    now = [1000.0]
-    monkeypatch.setattr(process.time, "monotonic", lambda: now[0])
-    gate = process._Gate()
+    gate = gates._Gate()
     waits = []
     for _ in range(4):
         gate.penalise("10.0.8.1")
         until = gate.penalised["10.0.8.1"]
         gate.penalise("10.0.8.1")  # its other sockets' floods meanwhile: the same offence
         assert gate.penalised["10.0.8.1"] == until
-        waits.append(until - now[0])
-        now[0] = until + 1  # back, and flooding again a second after the wait
+        waits.append(until - set_clock.monotonic())
+        set_clock.move(until + 1 - set_clock.monotonic())  # back, flooding a second after
         assert not gate.turned_away("10.0.8.1")
     expected = [30, 60, 100, 100]  # doubled each time, up to the limit, a fifth either way
     assert all(0.8 * e <= w <= 1.2 * e for w, e in zip(waits, expected, strict=True)), waits
-    now[0] += 301  # clean for longer than FLOOD_FORGIVE: forgiven
+    set_clock.move(301)  # clean for longer than FLOOD_FORGIVE: forgiven
     gate.penalise("10.0.8.1")
-    assert gate.penalised["10.0.8.1"] - now[0] <= 1.2 * 30
+    assert gate.penalised["10.0.8.1"] - set_clock.monotonic() <= 1.2 * 30
     # Addresses caught together do not all come back together.
     for i in range(20):
         gate.penalise(f"10.0.9.{i}")
@@ -335,47 +336,54 @@ async def test_a_crowd_is_greeted_with_one_read_per_version(match, players, monk
     assert missed == [] and len(tables) == 3
 
 
-async def test_spectators_rows_are_written_together(match, players, settings, monkeypatch) -> None:
+async def test_spectators_rows_are_written_together(
+    match, players, settings, monkeypatch, set_clock
+) -> None:
     """A crowd's comings and goings are written in a few batches, not a write each, and
     counted for everyone once written."""
     settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.2}
     batches = []
-    real = service.spectators
-    monkeypatch.setattr(service, "spectators", lambda a, g: batches.append((a, g)) or real(a, g))
+    real = presence.spectators
+    monkeypatch.setattr(presence, "spectators", lambda a, g: batches.append((a, g)) or real(a, g))
     alice = Client(match.pk, players[0])
     await alice.open()
     crowd = [Client(match.pk, address=f"10.0.10.{i}") for i in range(15)]
     await asyncio.gather(*(c.open() for c in crowd))
-    await asyncio.sleep(0.5)
-    count = await database_sync_to_async(service.presence)(match.pk)
+    await set_clock.advance(0.2)  # the coalesced flush, done
+    count = await database_sync_to_async(presence.presence)(match.pk)
     assert count.spectators == 15
     await asyncio.gather(*(c.close() for c in crowd[:10]))
-    await asyncio.sleep(0.5)
-    count = await database_sync_to_async(service.presence)(match.pk)
+    await set_clock.advance(0.2)
+    count = await database_sync_to_async(presence.presence)(match.pk)
     assert count.spectators == 5
     written = [b for b in batches if b != ({}, [])]
     assert sum(len(a) for a, _ in written) == 15 and sum(len(g) for _, g in written) == 10
     assert len(written) <= 4, written
 
 
-async def test_a_crowds_churn_is_counted_at_most_so_often(match, players, settings) -> None:
+async def test_a_crowds_churn_is_counted_at_most_so_often(
+    match, players, settings, set_clock
+) -> None:
     """A new count of spectators alone costs a message to every socket: under churn it goes
     out at most once every SPECTATOR_COUNT_EVERY seconds, and the newest count gets there."""
     settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.05, "HEARTBEAT": 0.4,
                         "SPECTATOR_COUNT_EVERY": 4.0}  # fmt: skip
     alice = Client(match.pk, players[0])
     await alice.open()
-    await alice.expect("presence", timeout=2)
+    await set_clock.advance(0.05)
+    await alice.expect("presence")
     crowd = []
     for i in range(6):  # one more every 0.3 s: a new count at every beat
         crowd.append(Client(match.pk, address=f"10.0.11.{i}"))
         await crowd[-1].open()
-        await asyncio.sleep(0.3)
+        for _ in range(3):
+            await set_clock.advance(0.1)
     while not alice.ws.output_queue.empty():  # (a timeout would end the communicator)
         await alice.recv()
     counts = [m["spectators"] for m in alice.seen if m["type"] == "presence"][1:]
     assert len(counts) == 1 and counts[0] < 6, counts
-    last = await alice.expect("presence", timeout=5)
+    await set_clock.advance(4.0)  # the next beat after SPECTATOR_COUNT_EVERY
+    last = await alice.expect("presence")
     assert last["spectators"] == 6
 
 
@@ -396,20 +404,21 @@ async def test_a_socket_far_over_the_rate_is_closed_at_once(match, settings) -> 
 
 
 def test_a_process_greets_from_memory_only_what_it_knows_to_be_newest() -> None:
-    from game import process
+    from game import broadcast, greetings
+    from game.turns import NO_TURN
 
-    tables = process._Tables()
-    turn = service.NO_TURN
-    process.LATEST[7] = 5
-    tables.keep(7, process.Greeting(5, "welcome@5", "bare", "log@5", None, turn))
+    tables = greetings._Tables()
+    turn = NO_TURN
+    broadcast.LATEST[7] = 5
+    tables.keep(7, greetings.Greeting(5, "welcome@5", "bare", "log@5", None, turn))
     assert tables.greeting(7, None).welcome == "welcome@5"  # type: ignore[union-attr]
     assert tables.greeting(7, 5).missed == ()  # type: ignore[union-attr]  # up to date
     for version in (6, 8):  # 7 never reached this process
         tables.heard(7, version, f"event@{version}", turn)
-        process.LATEST[7] = version
+        broadcast.LATEST[7] = version
     assert tables.greeting(7, 5) is None  # a gap: the database, not a hole in the story
     assert tables.after(7, 7) == service.Missed(["event@8"], 8, turn)
     assert tables.greeting(7, None) is None  # its snapshot is older than what it heard
-    process.LATEST[7] = 5
+    broadcast.LATEST[7] = 5
     assert tables.greeting(7, 9) is None  # the browser's own is newer: another process's
-    process.LATEST.pop(7)
+    broadcast.LATEST.pop(7)

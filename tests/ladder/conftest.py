@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from club import process as club_process
 from game import process
 from ladder.models import Ladder
+from tests.clock import set_clock  # noqa: F401  # a fixture
 
 
 @pytest.fixture

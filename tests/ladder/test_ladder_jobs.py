@@ -4,7 +4,6 @@ database settling due challenges by themselves, each once."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import time
 from datetime import timedelta
@@ -50,17 +49,22 @@ async def test_a_pass_settles_what_is_due_and_tells_both_parties(members, main) 
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_job_runs_at_once_and_then_every_interval(settings, main) -> None:
+async def test_the_job_runs_at_once_and_then_every_interval(settings, main, set_clock) -> None:
     settings.LADDER = {**settings.LADDER, "SETTLE_EVERY": 0.05}
     jobs.SETTLER.passes = 0
     jobs.SETTLER.start()
+    first = jobs.SETTLER.task
     jobs.SETTLER.start()  # once per loop
+    assert first is not None and jobs.SETTLER.task is first
     try:
-        for _ in range(100):
-            if jobs.SETTLER.passes >= 3:
-                break
-            await asyncio.sleep(0.02)
-        assert jobs.SETTLER.passes >= 3
+        await set_clock.until_asleep(first)
+        assert jobs.SETTLER.passes == 1  # at once
+        await set_clock.advance(0.04)
+        assert jobs.SETTLER.passes == 1
+        await set_clock.advance(0.02)
+        assert jobs.SETTLER.passes == 2  # then every interval
+        await set_clock.advance(0.06)
+        assert jobs.SETTLER.passes == 3
     finally:
         jobs.SETTLER.stop()
     settings.LADDER = {**settings.LADDER, "SETTLE_EVERY": 0}

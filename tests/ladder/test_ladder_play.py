@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from club import service as club_service
+from game import presence as game_presence
 from game import service as game_service
 from game.models import Match
 from ladder import jobs, service
@@ -40,13 +41,13 @@ def come(match: Match, user: Any, channel: str) -> None:
     """The player's socket comes to the table (as the match's consumer calls it)."""
     seat = game_service.seat_of(match, user)
     assert seat is not None
-    game_service.connect(match.pk, channel, seat)
+    game_presence.connect(match.pk, channel, seat)
 
 
 def leave(match: Match, user: Any, channel: str) -> None:
     seat = game_service.seat_of(match, user)
     assert seat is not None
-    game_service.disconnect(match.pk, channel, seat)
+    game_presence.disconnect(match.pk, channel, seat)
 
 
 # --- the start time --------------------------------------------------------------------------

@@ -14,7 +14,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.dateparse import parse_datetime
 
-from club import process as club_process
 from ladder import jobs, service
 
 
@@ -31,7 +30,7 @@ class Command(BaseCommand):
         if options["now"] and (now is None or now.tzinfo is None):
             raise ValueError(f"--now {options['now']!r} is not an ISO time with an offset")
         done = service.settle_due(now, settings.LADDER["SETTLE_BATCH"])
-        async_to_sync(club_process.announce)(done.news)
+        # The challenges it settled were announced as each one's write committed.
         async_to_sync(jobs.remind)(done.reminders)  # an agreed start near: both players told
         self.stdout.write(
             f"settled {len(done.challenges)} ladder challenge(s), rated {len(done.rated)} match(es)"

@@ -1,0 +1,167 @@
+"""Admission and flood control for every websocket app (the match's and the club's sockets).
+
+- `GATE`: how many sockets each address and each room holds in this process, against the
+  caps; how fast each address opens new ones; addresses that flooded wait a while.
+- `Bucket`: a token bucket, a socket's rate of messages.
+- `Flood`: when a run of refused messages is a flood, and the socket is closed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from django.conf import settings
+
+from game import clock
+
+
+class Bucket:
+    """Token bucket: `burst` messages at once, refilled at `rate` per second."""
+
+    def __init__(self, burst: float, rate: float) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens, self.stamp = burst, clock.monotonic()
+
+    def take(self) -> bool:
+        now = clock.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def full(self) -> bool:
+        return self.tokens + (clock.monotonic() - self.stamp) * self.rate >= self.burst
+
+
+class Flood:
+    """A run of refused messages with no pause as long as `gap` between them. A run that
+    lasts `limit` seconds is a flood, at whatever rate it comes (a sender just over the rate
+    is refused about once a second; one far over it, all the time); so is a run of `most`
+    refusals, however short: a socket far over the rate is closed at once, not after seconds
+    of messages that each cost a read and a dispatch."""
+
+    def __init__(self, limit: float, most: int, gap: float = 2.0) -> None:
+        self.limit, self.most, self.gap = limit, most, gap
+        self.started: float | None = None
+        self.last = 0.0
+        self.count = 0
+
+    def refused(self) -> tuple[bool, bool]:
+        """Count a refusal: (the first of a run, the run is a flood)."""
+        now = clock.monotonic()
+        first = self.started is None or now - self.last > self.gap
+        if first:
+            self.started, self.count = now, 0
+        self.last = now
+        self.count += 1
+        assert self.started is not None
+        return first, now - self.started >= self.limit or self.count >= self.most
+
+
+class _Gate:
+    """Sockets held here per address and per match, against the caps; how fast each address
+    opens new ones; addresses that flooded wait a while, longer each time they come back to
+    flood again. Players are exempt: a crowd must never keep them from their own table."""
+
+    def __init__(self) -> None:
+        self.addresses: Counter[str] = Counter()
+        self.matches: Counter[int] = Counter()
+        self.penalised: dict[str, float] = {}  # address -> until when it is turned away
+        self.strikes: dict[str, tuple[int, float]] = {}  # address -> floods, last one's end
+        self.knocks: dict[str, Bucket] = {}  # address -> its strangers' handshakes
+        self.lookups: dict[str, Bucket] = {}  # address -> its session cookies read
+        self.swept = clock.monotonic()
+
+    def admit(
+        self, address: str, match_id: int, seated: bool, cap: int | None = None
+    ) -> str | None:
+        """Take a place, or say why not. A player always gets one: their own rate limit
+        bounds what they cost, and nobody sharing their address may keep them out. `match_id`
+        is any room's key (the club's sockets use negative ones, with a `cap` of their own)."""
+        conf = settings.SNOOKER
+        if not seated:
+            if self.turned_away(address):
+                return "this address flooded a match; wait a little"
+            if self.addresses[address] >= conf["MAX_SOCKETS_PER_ADDRESS"]:
+                return "too many connections from this address"
+            if self.matches[match_id] >= (cap or conf["MAX_SOCKETS_PER_MATCH"]):
+                return "this room has as many sockets as it can take"
+        self.addresses[address] += 1
+        self.matches[match_id] += 1
+        return None
+
+    def knock(self, address: str) -> bool:
+        """A stranger's handshake from `address`, within the address's rate or not. Each one
+        let in costs a handshake, a consumer and a hello: a storm of them (a crowd of sockets
+        coming back together) would hold up every match on the process."""
+        return self._take(self.knocks, address)
+
+    def look_up(self, address: str) -> bool:
+        """A session cookie from `address` not yet known to this process may be read (one
+        database read each): at the strangers' rate too, so that made-up cookies cost no more
+        than strangers' handshakes."""
+        return self._take(self.lookups, address)
+
+    def _take(self, buckets: dict[str, Bucket], address: str) -> bool:
+        now = clock.monotonic()
+        if now - self.swept > 60:
+            self._sweep(now)
+        bucket = buckets.get(address)
+        if bucket is None:
+            conf = settings.SNOOKER
+            bucket = buckets[address] = Bucket(
+                conf["HANDSHAKE_BURST"], conf["HANDSHAKE_PER_SECOND"]
+            )
+        return bucket.take()
+
+    def turned_away(self, address: str) -> bool:
+        until = self.penalised.get(address)
+        if until is not None and until <= clock.monotonic():
+            del self.penalised[address]
+            return False
+        return until is not None
+
+    def penalise(self, address: str) -> None:
+        """A socket from `address` was closed for flooding: its sockets that reconnect at once
+        would cost a handshake and a hello each, so the address waits a while: twice as long
+        as last time if it floods again soon after its wait (up to a limit), and a random
+        part longer or shorter, so that addresses caught together do not come back together.
+        Its other sockets flooding meanwhile are the same offence."""
+        if self.turned_away(address):
+            return
+        conf, now = settings.SNOOKER, clock.monotonic()
+        strikes, ended = self.strikes.get(address, (0, now))
+        if now - ended > conf["FLOOD_FORGIVE"]:
+            strikes = 0
+        wait = min(conf["FLOOD_PENALTY"] * 2**strikes, conf["FLOOD_PENALTY_MAX"])
+        until = now + wait * _JITTER.uniform(0.8, 1.2)
+        self.penalised[address] = until
+        self.strikes[address] = (strikes + 1, until)
+
+    def _sweep(self, now: float) -> None:
+        """Forget what no longer limits anyone: full buckets, forgiven floods."""
+        self.swept = now
+        self.knocks = {a: b for a, b in self.knocks.items() if not b.full()}
+        self.lookups = {a: b for a, b in self.lookups.items() if not b.full()}
+        forgive = settings.SNOOKER["FLOOD_FORGIVE"]
+        self.strikes = {a: s for a, s in self.strikes.items() if now - s[1] <= forgive}
+
+    def leave(self, address: str, match_id: int) -> None:
+        self.addresses[address] -= 1
+        self.matches[match_id] -= 1
+        if self.addresses[address] <= 0:
+            del self.addresses[address]
+        if self.matches[match_id] <= 0:
+            del self.matches[match_id]
+
+    def reset(self) -> None:
+        self.__init__()  # type: ignore[misc]
+
+
+_JITTER = random.Random()  # not a secret: only spreads out when penalties end
+
+
+GATE = _Gate()

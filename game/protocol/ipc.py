@@ -1,0 +1,41 @@
+"""What travels on the channel layer between server processes (lila-ws's `LilaIn`/`LilaOut`):
+one group per match, whose every socket, in every process, hears these messages. The layer
+packs them with msgpack, so they hold no datetimes: times go as POSIX stamps. A consumer's
+handler is named after the `type` (`match.event` -> `match_event`)."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from rules.state import Player
+
+
+def group_name(match_id: int) -> str:
+    """The match's group: every socket of it, players and spectators, in every process."""
+    return f"match-{match_id}"
+
+
+class EventMessage(TypedDict):
+    type: str  # "match.event"
+    version: int
+    text: str  # the stored event, sent as is
+    deadline: float | None  # the shot clock's deadline after it, as a POSIX time
+    aimer: Player | None  # who may aim after it
+    in_hand: bool
+
+
+class AimMessage(TypedDict):
+    type: str  # "match.aim"
+    text: str
+    sender: str  # the striker's own channel, which does not echo it back
+
+
+class PresenceMessage(TypedDict):
+    type: str  # "match.presence"
+    text: str
+
+
+class ClockMessage(TypedDict):
+    type: str  # "match.clock"
+    version: int
+    deadline: float  # POSIX time

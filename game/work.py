@@ -1,0 +1,58 @@
+"""Where a match socket's work runs when not in its own turn of the event loop.
+
+- `play`: the players' requests (and the shot clock's) on a database thread of their own, so
+  that no crowd's comings and goings (queued on channels' one shared database thread) delay a
+  stroke.
+- `detach`: a task that outlives its consumer (its clean-up after it was cancelled), kept from
+  the garbage collector until it finishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from channels.db import DatabaseSyncToAsync
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
+
+_T = TypeVar("_T")
+_PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
+
+
+async def play(work: Callable[..., _T], *args: Any) -> _T:
+    """Run a player's request (or the shot clock's) on the players' own database thread, not
+    queued behind a crowd's work on channels' shared one. SQLite's shared in-memory test
+    database answers a second thread's write with "table is locked": there, the shared one
+    (a file waits its turn for the write lock: WAL and IMMEDIATE transactions, settings.py)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if isinstance(db, SQLiteWrapper) and db.is_in_memory_db():
+        run = DatabaseSyncToAsync(work)
+    else:
+        run = DatabaseSyncToAsync(work, thread_sensitive=False, executor=_PLAY)
+    result: _T = await run(*args)
+    return result
+
+
+_DETACHED: set[asyncio.Task[None]] = set()
+
+
+def detach(work: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.get_running_loop().create_task(work)
+    _DETACHED.add(task)
+    task.add_done_callback(_DETACHED.discard)
+
+
+def cancel(task: asyncio.Task[None] | None) -> None:
+    """Cancel a task, unless its loop has closed (a test's, already over)."""
+    if task is not None and not task.get_loop().is_closed():
+        task.cancel()
+
+
+def reset() -> None:
+    """Cancel every detached task (tests: each runs on its own event loop)."""
+    for task in list(_DETACHED):
+        cancel(task)
+    _DETACHED.clear()
