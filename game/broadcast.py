@@ -87,18 +87,22 @@ async def tell_presence(match_id: int, presence: server_out.Presence) -> None:
     await _layer().group_send(group_name(match_id), dict(message))
 
 
-async def publish(match_id: int, stored: Stored) -> None:
-    """Send a stored event to every socket of the match, in every process."""
+def event_message(stored: Stored) -> EventMessage:
+    """A stored event as the processes tell it to each other."""
     turn = stored.turn
-    # Known here before any socket hears it: a spectator greeted meanwhile from TABLES must
-    # not be given the version before it (the event may reach the group before the socket).
-    LATEST[match_id] = max(stored.version, LATEST.get(match_id, 0))
-    message: EventMessage = {
+    return {
         "type": "match.event", "version": stored.version, "text": stored.text,
         "deadline": turn.deadline.timestamp() if turn.deadline else None,
         "aimer": turn.aimer, "in_hand": turn.in_hand,
     }  # fmt: skip
-    await _layer().group_send(group_name(match_id), dict(message))
+
+
+async def publish(match_id: int, stored: Stored) -> None:
+    """Send a stored event to every socket of the match, in every process."""
+    # Known here before any socket hears it: a spectator greeted meanwhile from TABLES must
+    # not be given the version before it (the event may reach the group before the socket).
+    LATEST[match_id] = max(stored.version, LATEST.get(match_id, 0))
+    await _layer().group_send(group_name(match_id), dict(event_message(stored)))
     match_changed.send(sender=Match, match_id=match_id)
 
 

@@ -31,7 +31,7 @@ from django.conf import settings
 from django.utils import translation
 
 from game import addresses, logs, presence, service
-from game.broadcast import LATEST, turn_of
+from game.broadcast import LATEST, event_message, turn_of
 from game.fanout import FANOUT, Inbox
 from game.gates import GATE, Bucket, Flood
 from game.greetings import TABLES, Greeting
@@ -392,9 +392,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         ack = server_out.Ack(
             client_id=client_id, version=applied.version, duplicate=applied.duplicate
         )
-        # The events went to the match's group on commit, this socket's among them: it
-        # handles them after this, so the striker hears the ack first.
         await self.send(ack.text())
+        # The events went to the match's group on commit, but this socket is busy now, so the
+        # relay queued its copy behind the crowd's: the striker sends its own first, and the
+        # relay's copy then finds it sent.
+        for stored in applied.events:
+            await self.match_event(event_message(stored))
 
     # --- broadcasting ---------------------------------------------------------------------------
     # Handed over by the process's relay (game/fanout.py), which did what the process does

@@ -353,7 +353,9 @@ async def test_a_player_lost_with_a_dead_process_turns_absent(
     match, players, settings, set_clock
 ) -> None:
     """No socket closed to say so: the heartbeat notices the silent row and tells everyone."""
-    settings.SNOOKER = {**settings.SNOOKER, "HEARTBEAT": 0.2, "CONNECTION_STALE": 1.0}
+    settings.SNOOKER = {
+        **settings.SNOOKER, "HEARTBEAT": 0.2, "CONNECTION_STALE": 1.0, "AWAY_NOTICE": 0.5
+    }  # fmt: skip
 
     def dead_process_socket() -> None:  # Bob's socket on a process that was killed
         Match.objects.filter(pk=match.pk).update(arrived_b=set_clock.now())
@@ -367,8 +369,9 @@ async def test_a_player_lost_with_a_dead_process_turns_absent(
     await set_clock.advance(settings.SNOOKER["PRESENCE_COALESCE"])
     presence = await a.expect("presence")
     assert presence["players"]["B"]["online"]
-    # Silent for the stale time (1.0 s), then seen by the next look (every half beat).
-    for _ in range(12):
+    # Silent for the stale time (1.0 s), then seen by the next look (every half beat), and told
+    # (its away notice counts from the last sign of life, so it is over by then).
+    for _ in range(20):
         await set_clock.advance(0.1)
     while presence["players"]["B"]["online"]:
         presence = await a.expect("presence")
@@ -376,6 +379,17 @@ async def test_a_player_lost_with_a_dead_process_turns_absent(
     # The sweep took the dead row away and kept Bob's absence from its last sign of life.
     assert not await database_sync_to_async(Connection.objects.filter(seat="B").exists)()
     await a.close()
+
+
+async def _next_presence(client: Client, set_clock: Any) -> dict[str, Any]:
+    """The next presence `client` is told, moving the set clock on until it comes."""
+    for _ in range(100):
+        while not await client.ws.receive_nothing(timeout=0.02):
+            message = await client.recv()
+            if message["type"] == "presence":
+                return message
+        await set_clock.advance(0.05)
+    raise AssertionError("no presence told in 5 s of the set clock")
 
 
 async def test_a_reload_does_not_read_as_leaving(match, players, settings, set_clock) -> None:
@@ -386,16 +400,15 @@ async def test_a_reload_does_not_read_as_leaving(match, players, settings, set_c
     a, b = Client(match.pk, players[0]), Client(match.pk, players[1])
     await a.open()
     await b.open()
-    presence = await a.expect("presence")
+    presence = await _next_presence(a, set_clock)
     while not presence["players"]["B"]["online"]:
-        await set_clock.advance(0.05)
-        presence = await a.expect("presence")
+        presence = await _next_presence(a, set_clock)
     told = len(a.seen)
     await b.close()
     await set_clock.advance(0.3)  # the page reloading: longer than presence is coalesced
     again = Client(match.pk, players[1])  # the reloaded page
     await again.open()
-    await again.expect("presence")
+    await again.expect("presence")  # the last one told, sent to a newcomer at once
     for _ in range(9):  # past the notice, a step at a time
         await set_clock.advance(0.1)
     while not await a.ws.receive_nothing(timeout=0.05):
@@ -404,13 +417,9 @@ async def test_a_reload_does_not_read_as_leaving(match, players, settings, set_c
     assert all(p["players"]["B"]["online"] for p in presences), presences
     await again.close()
     gone = set_clock.monotonic()
-    while True:
-        await set_clock.advance(0.05)
-        if not await a.ws.receive_nothing(timeout=0.05):
-            presence = await a.recv()
-            if presence["type"] == "presence" and not presence["players"]["B"]["online"]:
-                break
-        assert set_clock.monotonic() - gone < notice + 2, "never told gone"
+    presence = await _next_presence(a, set_clock)
+    while presence["players"]["B"]["online"]:
+        presence = await _next_presence(a, set_clock)
     assert set_clock.monotonic() - gone >= notice - 0.05
     assert presence["players"]["B"]["away_since"] is not None
     await a.close()
