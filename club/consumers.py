@@ -20,6 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from accounts import addresses
 from club import lobby
 from club.process import LOBBY
 from club.protocol import (
@@ -31,7 +32,6 @@ from club.protocol import (
     server_out,
 )
 from club.protocol.ipc import TextMessage, user_group
-from game import addresses
 from game.gates import GATE, Bucket, Flood
 from game.work import detach
 

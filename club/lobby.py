@@ -13,17 +13,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from accounts.visitors import Visitor
 from club.models import Challenge, Guest
 from club.protocol import server_out
 from game.models import Connection, Match
 from rules.challenges import Kind, Status
 from rules.match import match_from_json, scoreboard
-
-Visitor = AbstractBaseUser | AnonymousUser | None
 
 
 @dataclass(frozen=True, slots=True)

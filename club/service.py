@@ -29,11 +29,12 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from club.lobby import Visitor, is_guest
+from accounts.names import lookalike_of, mixes_lookalike_scripts
+from accounts.visitors import Visitor
+from club.lobby import is_guest
 from club.models import Challenge, Guest
 from club.signals import challenge_answered, challenges_changed
 from game import service as game_service
-from game.accounts import lookalike_of, mixes_lookalike_scripts
 from game.models import Match
 from rules import challenges as rules
 from rules.challenges import Answer, Format, Kind, Party, Status

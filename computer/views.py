@@ -15,9 +15,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
+from accounts import limits
 from computer import driver, service, thinking
 from computer.models import Computer
-from game import accounts
 from game.models import Match
 from rules.challenges import BEST_OF
 from rules.match import match_from_json
@@ -85,7 +85,7 @@ def _position(request: HttpRequest, match_id: int) -> Position | JsonResponse:
     if not user.is_authenticated:
         return _refused("not_logged_in", "log in to ask for a hint", 403)
     rate = f"{settings.COMPUTER['HINTS_PER_MINUTE']}/m"
-    wait = accounts.throttled(request, "computer_hint", rate, lambda _g, r: str(r.user.pk))
+    wait = limits.throttled(request, "computer_hint", rate, lambda _g, r: str(r.user.pk))
     if wait is not None:
         return _refused("rate_limited", f"too many hints: try again in {wait} s", 429)
     row = Match.objects.filter(pk=match_id).first()

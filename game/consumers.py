@@ -30,7 +30,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from game import addresses, logs, presence, service
+from accounts import addresses
+from game import logs, presence, service
 from game.broadcast import LATEST, event_message, turn_of
 from game.fanout import FANOUT, Inbox
 from game.gates import GATE, Bucket, Flood

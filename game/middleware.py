@@ -15,7 +15,8 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.http.cookie import parse_cookie
 
-from game import addresses, clock
+from accounts import addresses
+from game import clock
 from game.gates import GATE
 from game.origins import refuse
 
@@ -71,7 +72,7 @@ def session_key(scope: Any) -> str | None:
 
 class TurnAway:
     """ASGI middleware in front of the websocket stack: finds the socket's client address once
-    (game.addresses: the right hop of X-Forwarded-For; kept in the scope as
+    (accounts.addresses: the right hop of X-Forwarded-For; kept in the scope as
     "address"); a handshake that names no member's live session (so cannot be a player's)
     from an address turned away for flooding, or over its rate of new sockets, is refused
     before sessions, authentication and a consumer are set up."""

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError, OperationalError, transaction
 
+from accounts.visitors import Visitor
 from game import clock, presence, turns
 from game.broadcast import Stored, publish_on_commit
 from game.models import Match, MatchEvent
@@ -32,9 +33,6 @@ from rules.match import Match as MatchState
 from rules.match import Outcome, match_from_json, match_to_json
 from rules.presence import Refusal
 from rules.state import PLAYERS, Player, is_player
-
-# Whoever sent a request: a member, or a visitor who is not signed in.
-Visitor = AbstractBaseUser | AnonymousUser | None
 
 
 class ServiceError(Exception):

@@ -1,19 +1,16 @@
-"""The pages around the table: signing up, password reset, the match itself. (The lobby and
-making matches, by challenge, are the club's: club/views.py.)"""
+"""The game's pages: the match's table and the health check. (The lobby and making matches, by
+challenge, are the club's: club/views.py; joining and passwords, accounts/views.py.)"""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_safe
 
-from game import accounts, health, service
-from game.forms import SignUpForm
+from game import health, service
 from game.models import Match
 from game.protocol.constants import page_constants
 
@@ -27,38 +24,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
     ok = database and redis is not False
     body = {"ok": ok, "database": database, "redis": redis}
     return JsonResponse(body, status=200 if ok else 503)
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    wait = accounts.throttled_by_address(request, "signup", settings.SNOOKER_SIGNUP_RATE)
-    if wait is not None:
-        return accounts.too_many(request, "sign-up", wait)
-    form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("index")
-    return render(request, "registration/signup.html", {"form": form})
-
-
-_password_reset = auth_views.PasswordResetView.as_view()
-
-
-def _reset_email(group: str, request: HttpRequest) -> str:
-    return str(request.POST.get("email", "")).strip().casefold()
-
-
-@require_http_methods(["GET", "POST"])
-def password_reset(request: HttpRequest) -> HttpResponseBase:
-    """Django's password reset, counted per address and per e-mail address."""
-    rate = settings.SNOOKER_PASSWORD_RESET_RATE
-    wait = accounts.throttled_by_address(request, "password_reset", rate)
-    if wait is None:
-        wait = accounts.throttled(request, "password_reset_email", rate, _reset_email)
-    if wait is not None:
-        return accounts.too_many(request, "password reset", wait)
-    return _password_reset(request)
 
 
 def page_language(request: HttpRequest) -> str:

@@ -21,8 +21,8 @@ from django.views.decorators.http import require_safe
 from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
 
+from accounts import limits
 from club.endings import end_actions
-from game import accounts
 from game.models import Match
 from game.protocol.constants import page_constants
 from game.text import player_name
@@ -40,12 +40,12 @@ LIVE = 10  # a profile's matches being played
 def _throttled(request: HttpRequest, group: str) -> HttpResponse | None:
     """The 429 page if this address has asked too often (any method), else None."""
     usage: dict[str, Any] | None = get_usage(
-        request, group=f"browse_{group}", key=lambda _g, r: accounts.client_address(r),
+        request, group=f"browse_{group}", key=lambda _g, r: limits.client_address(r),
         rate=settings.SNOOKER_BROWSE_RATE, method=ALL, increment=True,
     )  # fmt: skip
     if usage is None or not usage["should_limit"]:
         return None
-    return accounts.too_many(request, group, max(1, int(usage["time_left"])))
+    return limits.too_many(request, group, max(1, int(usage["time_left"])))
 
 
 # --- the directory ---------------------------------------------------------------------------

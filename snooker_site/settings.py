@@ -45,6 +45,8 @@ ALLOWED_HOSTS = [
 
 INSTALLED_APPS = [
     "daphne",
+    # Before the admin, whose registration/ templates would otherwise be the account pages'.
+    "accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -138,7 +140,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "snooker_site.layers.SweptInMemoryChannelLayer"}}
 
-# Counters of the sign-up and password-reset throttles (game/accounts.py) live in the
+# Counters of the sign-up and password-reset throttles (accounts/limits.py) live in the
 # "throttle" cache: in Redis when several processes share one, else in this process's memory
 # (one process, one count). The login lockout (django-axes) keeps its counts in the database.
 CACHES: dict[str, dict[str, Any]] = {
@@ -352,7 +354,7 @@ LOGIN_REDIRECT_URL = "index"
 LOGOUT_REDIRECT_URL = "index"
 
 # --- Accounts ---------------------------------------------------------------------------------
-# django-axes locks out logins (game/accounts.py, docs/security.md "Accounts"). It counts failed
+# django-axes locks out logins (accounts/limits.py, docs/security.md "Accounts"). It counts failed
 # logins per (account, address) and per address, in the database so that every process sees
 # them: SNOOKER_LOGIN_FAILURES failures against one account from one address lock that pair,
 # and as many from one address, whatever the names tried (password spraying), lock the address.
@@ -371,7 +373,7 @@ SNOOKER_LOGIN_COOLOFF = timedelta(seconds=int(os.environ.get("SNOOKER_LOGIN_COOL
 SNOOKER_LOGIN_COOLOFF_MAX = timedelta(
     seconds=int(os.environ.get("SNOOKER_LOGIN_COOLOFF_MAX", "86400"))
 )
-AXES_COOLOFF_TIME = "game.accounts.cool_off"
+AXES_COOLOFF_TIME = "accounts.limits.cool_off"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Each attempt keeps its own expiry (its pair's cool-off when it was made), so that one pair's
@@ -380,8 +382,8 @@ AXES_USE_ATTEMPT_EXPIRATION = True
 # The failures' log: the backoff counts a pair's lockouts in it.
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_RESET_ON_SUCCESS = False
-AXES_CLIENT_IP_CALLABLE = "game.accounts.client_address"
-AXES_LOCKOUT_CALLABLE = "game.accounts.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.limits.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.limits.lockout_response"
 AXES_ENABLE_ADMIN = False
 
 
@@ -447,7 +449,7 @@ def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
 
 SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", ""))
 # How many proxies of ours stand in front of daphne (nginx: 1). Every per-address limit counts
-# the entry the outermost of them added to X-Forwarded-For (game/addresses.py); 0: the
+# the entry the outermost of them added to X-Forwarded-For (accounts/addresses.py); 0: the
 # peer's address. Never run daphne with --proxy-headers: it takes the left-most entry, which
 # the client writes.
 TRUSTED_PROXIES = int(os.environ.get("SNOOKER_TRUSTED_PROXIES", "0"))

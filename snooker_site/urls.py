@@ -10,6 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("ladder/", include("ladder.urls")),
     path("", include("club.urls")),
+    path("", include("accounts.urls")),
     path("", include("game.urls")),
     path("", include("members.urls")),
     path("", include("computer.urls")),

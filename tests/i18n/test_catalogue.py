@@ -87,8 +87,12 @@ def test_makemessages_finds_nothing_new(tmp_path: Path) -> None:
         missing("needs GNU gettext (apt install gettext)")
     # The ladder keeps its own catalogue (ladder/locale), where makemessages writes its words;
     # it is copied so that the settings import.
+    # (An app's own templates/ come with the app: dirs_exist_ok.)
     for folder in (*PYTHON_DIRS, *TEMPLATE_DIRS, "rules", "locale", "ladder"):
-        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("*.pyc"))
+        shutil.copytree(
+            ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("*.pyc"),
+            dirs_exist_ok=True,
+        )  # fmt: skip
     shutil.copy(ROOT / "manage.py", tmp_path / "manage.py")
     subprocess.run(
         [sys.executable, "manage.py", "makemessages", "-l", "ru", "-e", "html,txt,py",

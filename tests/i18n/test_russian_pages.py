@@ -24,9 +24,9 @@ from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from accounts import limits
 from club import service
 from club.models import Challenge
-from game import accounts
 from game import service as game_service
 from game.models import Match
 from rules.challenges import Format
@@ -210,7 +210,7 @@ def test_refused_for_too_many(club: Club, settings: Any) -> None:
         request = factory.get("/")
         request.user = club.vera
         with translation.override("ru"):
-            response = accounts.too_many(request, what, seconds)
+            response = limits.too_many(request, what, seconds)
         text = check(response.content.decode(), what)
     assert "через 2 минуты" in text
 

@@ -1,4 +1,4 @@
-"""The one client address every per-address limit counts (game/addresses.py): the entry
+"""The one client address every per-address limit counts (accounts/addresses.py): the entry
 the trusted proxies added to X-Forwarded-For, never one the client wrote; IPv6 per /64."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.test import RequestFactory
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from game import addresses
-from game.addresses import client, grouped
+from accounts import addresses
+from accounts.addresses import client, grouped
 
 
 def test_without_trusted_proxies_the_peer_is_the_client() -> None:

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from game import accounts
+from accounts import limits, names
 
 pytestmark = pytest.mark.django_db
 
@@ -154,9 +154,9 @@ def test_a_pair_that_keeps_failing_waits_longer_each_time(client: Client, alice:
 
 def test_the_backoff_doubles_per_set_of_failures_and_stops_at_its_most() -> None:
     base, most = timedelta(minutes=15), timedelta(hours=2)
-    assert [accounts.backoff(n, 10, base, most) / base for n in (0, 1, 9, 10)] == [1, 1, 1, 1]
-    assert [accounts.backoff(n, 10, base, most) / base for n in (11, 19, 20, 21)] == [2, 2, 2, 4]
-    assert accounts.backoff(10_000, 10, base, most) == most
+    assert [limits.backoff(n, 10, base, most) / base for n in (0, 1, 9, 10)] == [1, 1, 1, 1]
+    assert [limits.backoff(n, 10, base, most) / base for n in (11, 19, 20, 21)] == [2, 2, 2, 4]
+    assert limits.backoff(10_000, 10, base, most) == most
 
 
 @pytest.mark.usefixtures("three_failures")
@@ -200,7 +200,7 @@ def test_the_limits_come_from_the_environment_with_defaults(settings: SettingsWr
     assert settings.AXES_FAILURE_LIMIT == 10
     assert settings.SNOOKER_LOGIN_COOLOFF.total_seconds() == 15 * 60
     assert settings.SNOOKER_LOGIN_COOLOFF_MAX.total_seconds() == 24 * 3600
-    assert accounts.cool_off(None).total_seconds() == 15 * 60
+    assert limits.cool_off(None).total_seconds() == 15 * 60
     assert settings.SNOOKER_SIGNUP_RATE == "10/h"
     assert settings.SNOOKER_PASSWORD_RESET_RATE == "5/h"
 
@@ -363,28 +363,28 @@ def test_cyrillic_names_are_welcome_and_protected_too(client: Client, alice: Use
 
 
 def test_the_rule_in_one_place() -> None:
-    assert accounts.likeness("\u0430lice") == accounts.likeness("alice") == {"alice", "ALlCE"}
-    assert accounts.likeness("aIice") & accounts.likeness("Alice")
-    assert accounts.likeness("b0b") & accounts.likeness("bob")
-    assert "rn" in accounts.likeness("m")  # UTS #39: m looks like rn
-    assert not accounts.likeness("ALLCE") & accounts.likeness("alice")
-    assert accounts.lookalike_of("alice.", ["bob", "alice"]) == "alice"  # marks left out
-    assert accounts.lookalike_of("b_o-b", ["bob"]) == "bob"
-    assert accounts.lookalike_of("bobby", ["bob"]) is None
-    assert not accounts.likeness("Алиса") & accounts.likeness("alice")
-    assert accounts.lookalike_of("АЛИСА", ["bob", "алиса"]) == "алиса"
-    assert accounts.mixes_lookalike_scripts("Ivan_Иван")
-    assert not accounts.mixes_lookalike_scripts("Алиса2000")
-    assert not accounts.mixes_lookalike_scripts("Zürich_1")
+    assert names.likeness("\u0430lice") == names.likeness("alice") == {"alice", "ALlCE"}
+    assert names.likeness("aIice") & names.likeness("Alice")
+    assert names.likeness("b0b") & names.likeness("bob")
+    assert "rn" in names.likeness("m")  # UTS #39: m looks like rn
+    assert not names.likeness("ALLCE") & names.likeness("alice")
+    assert names.lookalike_of("alice.", ["bob", "alice"]) == "alice"  # marks left out
+    assert names.lookalike_of("b_o-b", ["bob"]) == "bob"
+    assert names.lookalike_of("bobby", ["bob"]) is None
+    assert not names.likeness("Алиса") & names.likeness("alice")
+    assert names.lookalike_of("АЛИСА", ["bob", "алиса"]) == "алиса"
+    assert names.mixes_lookalike_scripts("Ivan_Иван")
+    assert not names.mixes_lookalike_scripts("Алиса2000")
+    assert not names.mixes_lookalike_scripts("Zürich_1")
 
 
 def test_the_validator_stands_alone(alice: User) -> None:
-    accounts.validate_new_username("Борис")
+    names.validate_new_username("Борис")
     with pytest.raises(ValidationError) as refused:
-        accounts.validate_new_username("ALlCE")  # a lower-case l for the I of ALICE
+        names.validate_new_username("ALlCE")  # a lower-case l for the I of ALICE
     assert refused.value.code == "lookalike"
     with pytest.raises(ValidationError) as refused:
-        accounts.validate_new_username("\u0430lice")
+        names.validate_new_username("\u0430lice")
     assert refused.value.code == "mixed_scripts"
 
 
@@ -392,7 +392,7 @@ def test_client_address() -> None:
     from django.test import RequestFactory
 
     def of(address: str) -> str:
-        return accounts.client_address(RequestFactory().get("/", REMOTE_ADDR=address))
+        return limits.client_address(RequestFactory().get("/", REMOTE_ADDR=address))
 
     assert of("192.0.2.1") == "192.0.2.1"
     assert of("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::"

@@ -1,4 +1,4 @@
-"""Forms for the pages around the table (the club's own: club/forms.py)."""
+"""The sign-up form (logging in and the password pages use Django's own forms)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy
 
-from game import accounts
+from accounts import names
 
 if TYPE_CHECKING:
     _UserCreationForm = UserCreationForm[User]
@@ -18,7 +18,7 @@ else:  # the stubs' generic is not subscriptable at run time
 
 
 class SignUpForm(_UserCreationForm):
-    """Joining the club: a name no member's looks like (game/accounts.py), a password, and an
+    """Joining the club: a name no member's looks like (accounts/names.py), a password, and an
     e-mail address for resetting a forgotten password."""
 
     email = forms.EmailField(
@@ -35,5 +35,5 @@ class SignUpForm(_UserCreationForm):
         # Django's check (the name taken, in any case) returns None when it refuses the name.
         username: str | None = super().clean_username()
         if username:
-            accounts.validate_new_username(username)
+            names.validate_new_username(username)
         return username  # type: ignore[return-value]
