@@ -1,11 +1,12 @@
 """Settings for the snooker club.
 
 One process runs on SQLite and the in-memory channel layer; several processes share the
-database named by DATABASE_URL and the Redis named by REDIS_URL.
+database named by DATABASE_URL and the Redis named by REDIS_URL. Every value the environment
+may give is a knob of snooker_site/knobs.py (docs/settings.md), read once here and checked at
+start; the code reads django.conf.settings.
 """
 
 import os
-import re
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypedDict
@@ -14,21 +15,19 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from snooker_site import knobs as k
 from snooker_site.headers import page_headers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+try:
+    _env = k.Environment(os.environ)
+except k.BadValue as error:
+    raise ImproperlyConfigured(str(error)) from None
 
-def _env_flag(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-DEBUG = _env_flag("DEBUG", default=True)
+DEBUG = _env[k.DEBUG]
 # Fail closed: a server with DEBUG off never starts on a key that is written in this file.
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
+SECRET_KEY = _env[k.SECRET_KEY]
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
@@ -37,11 +36,7 @@ if not SECRET_KEY:
             "(e.g. `python -c 'import secrets; print(secrets.token_urlsafe(64))'`)."
         )
     SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
-ALLOWED_HOSTS = [
-    host.strip()
-    for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
-    if host.strip()
-]
+ALLOWED_HOSTS = list(_env[k.ALLOWED_HOSTS])
 
 INSTALLED_APPS = [
     "daphne",
@@ -104,11 +99,11 @@ TEMPLATES = [
 ASGI_APPLICATION = "snooker_site.asgi.application"
 
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        _env[k.DATABASE_URL] or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Keep connections: channels runs every ORM call of a process on one thread, and
         # opening a PostgreSQL connection per call costs more than the call.
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_max_age=_env[k.DB_CONN_MAX_AGE],
         conn_health_checks=True,
     ),
 }
@@ -127,16 +122,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         transaction_mode="IMMEDIATE",
     )
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = _env[k.REDIS_URL]
+_PREFIX = _env[k.CHANNEL_LAYER_PREFIX]
 CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if REDIS_URL:
     from snooker_site.layers import redis_layer
 
     # A distinct prefix keeps runs that share one Redis (parallel test runs, benchmarks) apart
     # from each other's groups and channels.
-    CHANNEL_LAYERS = {
-        "default": redis_layer(REDIS_URL, os.environ.get("CHANNEL_LAYER_PREFIX") or "asgi")
-    }
+    CHANNEL_LAYERS = {"default": redis_layer(REDIS_URL, _PREFIX)}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "snooker_site.layers.SweptInMemoryChannelLayer"}}
 
@@ -149,7 +143,7 @@ CACHES: dict[str, dict[str, Any]] = {
         {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": f"{os.environ.get('CHANNEL_LAYER_PREFIX') or 'asgi'}:throttle",
+            "KEY_PREFIX": f"{_PREFIX}:throttle",
         }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
@@ -187,7 +181,7 @@ USE_TZ = True
 # security headers; with DEBUG on, static/ as it is, read afresh on each request.
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STATIC_ROOT = Path(_env[k.STATIC_ROOT] or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "snooker_site.static.HashedStaticFiles"},
@@ -228,21 +222,22 @@ class SnookerSettings(TypedDict):
     NO_SHOW_BATCH: int
 
 
-_HEARTBEAT = float(os.environ.get("SNOOKER_HEARTBEAT", "10"))
+_HEARTBEAT = _env[k.SNOOKER_HEARTBEAT]
+_STALE = _env[k.SNOOKER_CONNECTION_STALE]
 SNOOKER: SnookerSettings = {
     # How long a disconnected player has to come back before the opponent may claim.
-    "RECONNECT_GRACE": int(os.environ.get("SNOOKER_RECONNECT_GRACE", "60")),
+    "RECONNECT_GRACE": _env[k.SNOOKER_RECONNECT_GRACE],
     # How often a process refreshes its sockets' presence rows, and when a silent row counts
     # as gone (a dead process's): 1.5 beats, so presence converges within two beats.
     "HEARTBEAT": _HEARTBEAT,
-    "CONNECTION_STALE": float(os.environ.get("SNOOKER_CONNECTION_STALE", 1.5 * _HEARTBEAT)),
+    "CONNECTION_STALE": 1.5 * _HEARTBEAT if _STALE is None else _STALE,
     # Comings and goings within this many seconds make one presence broadcast; a new count
     # of spectators alone goes out with the heartbeat, at most this often.
-    "PRESENCE_COALESCE": float(os.environ.get("SNOOKER_PRESENCE_COALESCE", "0.5")),
+    "PRESENCE_COALESCE": _env[k.SNOOKER_PRESENCE_COALESCE],
     # A player's going is told only once they have been away this long: a reload (the page's
     # socket closed, another opened) must not read as leaving. Claims are not delayed.
-    "AWAY_NOTICE": float(os.environ.get("SNOOKER_AWAY_NOTICE", "3")),
-    "SPECTATOR_COUNT_EVERY": float(os.environ.get("SNOOKER_SPECTATOR_COUNT_EVERY", "30")),
+    "AWAY_NOTICE": _env[k.SNOOKER_AWAY_NOTICE],
+    "SPECTATOR_COUNT_EVERY": _env[k.SNOOKER_SPECTATOR_COUNT_EVERY],
     # Flood control per socket: a bucket of messages refilled at a steady rate; a socket
     # refused without pause for this many seconds is closed (the match goes on).
     "RATE_BURST": 40,
@@ -261,8 +256,8 @@ SNOOKER: SnookerSettings = {
     "FLOOD_PENALTY_MAX": 600.0,
     "FLOOD_FORGIVE": 300.0,
     # New sockets without a session one address may open: a few at once, then one a second.
-    "HANDSHAKE_BURST": int(os.environ.get("SNOOKER_HANDSHAKE_BURST", "8")),
-    "HANDSHAKE_PER_SECOND": float(os.environ.get("SNOOKER_HANDSHAKE_PER_SECOND", "1")),
+    "HANDSHAKE_BURST": _env[k.SNOOKER_HANDSHAKE_BURST],
+    "HANDSHAKE_PER_SECOND": _env[k.SNOOKER_HANDSHAKE_PER_SECOND],
     "FLOOD_BACKLOG": 50,
     # The striker's aim is relayed at most this often.
     "AIM_PER_SECOND": 10.0,
@@ -272,15 +267,15 @@ SNOOKER: SnookerSettings = {
     # A reconnecting browser further behind than this gets a snapshot instead of events.
     "RESYNC_EVENTS": 100,
     # Sockets one process takes from one address, and watching one match (players exempt).
-    "MAX_SOCKETS_PER_ADDRESS": int(os.environ.get("SNOOKER_MAX_SOCKETS_PER_ADDRESS", "20")),
-    "MAX_SOCKETS_PER_MATCH": int(os.environ.get("SNOOKER_MAX_SOCKETS_PER_MATCH", "1000")),
+    "MAX_SOCKETS_PER_ADDRESS": _env[k.SNOOKER_MAX_SOCKETS_PER_ADDRESS],
+    "MAX_SOCKETS_PER_MATCH": _env[k.SNOOKER_MAX_SOCKETS_PER_MATCH],
     # A friendly the two players have not started (been at the table together) within this
     # many seconds of its making is abandoned (rules/presence.py; a ladder match is not: its
     # play-by window decides). Each server process looks every NO_SHOW_EVERY seconds (0:
     # never; then run `manage.py abandon_no_shows` from cron), this many at a time.
-    "NO_SHOW_WAIT": float(os.environ.get("SNOOKER_NO_SHOW_WAIT", "600")),
-    "NO_SHOW_EVERY": float(os.environ.get("SNOOKER_NO_SHOW_EVERY", "30")),
-    "NO_SHOW_BATCH": int(os.environ.get("SNOOKER_NO_SHOW_BATCH", "100")),
+    "NO_SHOW_WAIT": _env[k.SNOOKER_NO_SHOW_WAIT],
+    "NO_SHOW_EVERY": _env[k.SNOOKER_NO_SHOW_EVERY],
+    "NO_SHOW_BATCH": _env[k.SNOOKER_NO_SHOW_BATCH],
 }
 
 
@@ -301,23 +296,23 @@ class ClubSettings(TypedDict):
 
 CLUB: ClubSettings = {
     # How long each kind of challenge waits for an answer before it expires.
-    "CHALLENGE_TTL": int(os.environ.get("SNOOKER_CHALLENGE_TTL", "600")),
-    "OPEN_CHALLENGE_TTL": int(os.environ.get("SNOOKER_OPEN_CHALLENGE_TTL", "1800")),
-    "INVITATION_TTL": int(os.environ.get("SNOOKER_INVITATION_TTL", "86400")),
-    "REMATCH_TTL": int(os.environ.get("SNOOKER_REMATCH_TTL", "300")),
+    "CHALLENGE_TTL": _env[k.SNOOKER_CHALLENGE_TTL],
+    "OPEN_CHALLENGE_TTL": _env[k.SNOOKER_OPEN_CHALLENGE_TTL],
+    "INVITATION_TTL": _env[k.SNOOKER_INVITATION_TTL],
+    "REMATCH_TTL": _env[k.SNOOKER_REMATCH_TTL],
     # A member makes at most this many challenges (of any kind) an hour, and has at most this
     # many waiting at once.
-    "CHALLENGES_PER_HOUR": int(os.environ.get("SNOOKER_CHALLENGES_PER_HOUR", "30")),
-    "PENDING_CHALLENGES": int(os.environ.get("SNOOKER_PENDING_CHALLENGES", "5")),
+    "CHALLENGES_PER_HOUR": _env[k.SNOOKER_CHALLENGES_PER_HOUR],
+    "PENDING_CHALLENGES": _env[k.SNOOKER_PENDING_CHALLENGES],
     # Lobby changes within this many seconds make one update for every lobby socket.
-    "LOBBY_COALESCE": float(os.environ.get("SNOOKER_LOBBY_COALESCE", "0.5")),
+    "LOBBY_COALESCE": _env[k.SNOOKER_LOBBY_COALESCE],
     # The most live matches and open challenges a lobby shows.
     "LOBBY_MATCHES": 100,
     "LOBBY_CHALLENGES": 50,
     # How often a process with club sockets marks challenges past their time as expired.
-    "SWEEP_EVERY": float(os.environ.get("SNOOKER_CHALLENGE_SWEEP", "5")),
+    "SWEEP_EVERY": _env[k.SNOOKER_CHALLENGE_SWEEP],
     # Lobby (or notice) sockets one process takes (per address: MAX_SOCKETS_PER_ADDRESS).
-    "MAX_LOBBY_SOCKETS": int(os.environ.get("SNOOKER_MAX_LOBBY_SOCKETS", "5000")),
+    "MAX_LOBBY_SOCKETS": _env[k.SNOOKER_MAX_LOBBY_SOCKETS],
 }
 
 
@@ -329,8 +324,8 @@ class LadderSettings(TypedDict):
 
 
 LADDER: LadderSettings = {
-    "SETTLE_EVERY": float(os.environ.get("SNOOKER_LADDER_SETTLE_EVERY", "30")),
-    "SETTLE_BATCH": int(os.environ.get("SNOOKER_LADDER_SETTLE_BATCH", "100")),
+    "SETTLE_EVERY": _env[k.SNOOKER_LADDER_SETTLE_EVERY],
+    "SETTLE_BATCH": _env[k.SNOOKER_LADDER_SETTLE_BATCH],
 }
 
 
@@ -344,9 +339,9 @@ class RatingSettings(TypedDict):
 
 
 RATINGS: RatingSettings = {
-    "PAIR_CAP": int(os.environ.get("SNOOKER_RATED_PAIR_CAP", "3")),
-    "PAIR_WINDOW_DAYS": int(os.environ.get("SNOOKER_RATED_PAIR_WINDOW_DAYS", "7")),
-    "FEW_STROKES": int(os.environ.get("SNOOKER_RATED_FEW_STROKES", "10")),
+    "PAIR_CAP": _env[k.SNOOKER_RATED_PAIR_CAP],
+    "PAIR_WINDOW_DAYS": _env[k.SNOOKER_RATED_PAIR_WINDOW_DAYS],
+    "FEW_STROKES": _env[k.SNOOKER_RATED_FEW_STROKES],
 }
 
 LOGIN_URL = "login"
@@ -368,11 +363,9 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = int(os.environ.get("SNOOKER_LOGIN_FAILURES", "10"))
-SNOOKER_LOGIN_COOLOFF = timedelta(seconds=int(os.environ.get("SNOOKER_LOGIN_COOLOFF", "900")))
-SNOOKER_LOGIN_COOLOFF_MAX = timedelta(
-    seconds=int(os.environ.get("SNOOKER_LOGIN_COOLOFF_MAX", "86400"))
-)
+AXES_FAILURE_LIMIT = _env[k.SNOOKER_LOGIN_FAILURES]
+SNOOKER_LOGIN_COOLOFF = timedelta(seconds=_env[k.SNOOKER_LOGIN_COOLOFF])
+SNOOKER_LOGIN_COOLOFF_MAX = timedelta(seconds=_env[k.SNOOKER_LOGIN_COOLOFF_MAX])
 AXES_COOLOFF_TIME = "accounts.limits.cool_off"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
@@ -387,39 +380,32 @@ AXES_LOCKOUT_CALLABLE = "accounts.limits.lockout_response"
 AXES_ENABLE_ADMIN = False
 
 
-def _rate(name: str, default: str) -> str:
-    """A django-ratelimit rate from the environment ("count/period": 10/h, 5/15m), checked at
-    start-up so that a typo stops the server rather than every sign-up."""
-    value = os.environ.get(name) or default
-    if not re.fullmatch(r"\d+/\d*[smhd]", value):
-        raise ImproperlyConfigured(f"{name}={value!r} is not a rate such as 10/h or 5/15m.")
-    return value
-
-
 # django-ratelimit counts POSTs per address (IPv6 per /64) in the "throttle" cache; the next
 # POST over the rate is answered 429 until the window ends. Password reset is counted per
 # e-mail address too, so that nobody can fill someone's mailbox from many addresses.
-SNOOKER_SIGNUP_RATE = _rate("SNOOKER_SIGNUP_RATE", "10/h")
-SNOOKER_PASSWORD_RESET_RATE = _rate("SNOOKER_PASSWORD_RESET_RATE", "5/h")
+# (A rate is checked at start, with every knob, so that a typo stops the server rather than
+# every sign-up.)
+SNOOKER_SIGNUP_RATE = _env[k.SNOOKER_SIGNUP_RATE]
+SNOOKER_PASSWORD_RESET_RATE = _env[k.SNOOKER_PASSWORD_RESET_RATE]
 # The club's records (members/): directory searches and replays per address, any method.
-SNOOKER_BROWSE_RATE = _rate("SNOOKER_BROWSE_RATE", "120/m")
+SNOOKER_BROWSE_RATE = _env[k.SNOOKER_BROWSE_RATE]
 RATELIMIT_USE_CACHE = "throttle"
 # (django_ratelimit is deliberately not in INSTALLED_APPS: its app adds nothing but a system
 # check that accepts only memcached and django-redis, and so fails the built-in RedisCache and
 # the one-process memory cache that are right here.)
 
 # Password reset mail: printed on the console unless an SMTP server is named.
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_HOST = _env[k.EMAIL_HOST]
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
-    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-    EMAIL_USE_TLS = _env_flag("EMAIL_USE_TLS", default=True)
+    EMAIL_PORT = _env[k.EMAIL_PORT]
+    EMAIL_HOST_USER = _env[k.EMAIL_HOST_USER]
+    EMAIL_HOST_PASSWORD = _env[k.EMAIL_HOST_PASSWORD]
+    EMAIL_USE_TLS = _env[k.EMAIL_USE_TLS]
     EMAIL_TIMEOUT = 10
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Snooker Club <webmaster@localhost>"
+DEFAULT_FROM_EMAIL = _env[k.DEFAULT_FROM_EMAIL]
 
 # --- Deployment -------------------------------------------------------------------------------
 # Secure unless told otherwise when DEBUG is off; each can be set by the environment. Behind a
@@ -427,34 +413,30 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Snooker Club <webm
 # Header-Name=value when the value is not "https"); without it a request is secure only when
 # daphne itself served it over TLS, and the SSL redirect would loop.
 _SECURE = not DEBUG
-SESSION_COOKIE_SECURE = _env_flag("SESSION_COOKIE_SECURE", default=_SECURE)
-CSRF_COOKIE_SECURE = _env_flag("CSRF_COOKIE_SECURE", default=_SECURE)
+
+
+def _secure(knob: k.Knob[bool | None]) -> bool:
+    value = _env[knob]
+    return _SECURE if value is None else value
+
+
+SESSION_COOKIE_SECURE = _secure(k.SESSION_COOKIE_SECURE)
+CSRF_COOKIE_SECURE = _secure(k.CSRF_COOKIE_SECURE)
 LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_SSL_REDIRECT = _env_flag("SECURE_SSL_REDIRECT", default=_SECURE)
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (31_536_000 if _SECURE else 0))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=_SECURE)
-SECURE_HSTS_PRELOAD = _env_flag("SECURE_HSTS_PRELOAD", default=_SECURE)
+SECURE_SSL_REDIRECT = _secure(k.SECURE_SSL_REDIRECT)
+_HSTS = _env[k.SECURE_HSTS_SECONDS]
+SECURE_HSTS_SECONDS = (31_536_000 if _SECURE else 0) if _HSTS is None else _HSTS
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _secure(k.SECURE_HSTS_INCLUDE_SUBDOMAINS)
+SECURE_HSTS_PRELOAD = _secure(k.SECURE_HSTS_PRELOAD)
 # The health check answers over plain HTTP too (systemd's, or a check of one daphne behind the
 # proxy), rather than redirecting to HTTPS.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-
-
-def _proxy_ssl_header(value: str) -> tuple[str, str] | None:
-    if not value.strip():
-        return None
-    name, _, secure_value = value.partition("=")
-    meta = "HTTP_" + name.strip().upper().replace("-", "_")
-    return (meta, secure_value.strip() or "https")
-
-
-SECURE_PROXY_SSL_HEADER = _proxy_ssl_header(os.environ.get("SECURE_PROXY_SSL_HEADER", ""))
+SECURE_PROXY_SSL_HEADER = _env[k.SECURE_PROXY_SSL_HEADER]
 # How many proxies of ours stand in front of daphne (nginx: 1). Every per-address limit counts
 # the entry the outermost of them added to X-Forwarded-For (accounts/addresses.py); 0: the
 # peer's address. Never run daphne with --proxy-headers: it takes the left-most entry, which
 # the client writes.
-TRUSTED_PROXIES = int(os.environ.get("SNOOKER_TRUSTED_PROXIES", "0"))
-if TRUSTED_PROXIES < 0:
-    raise ImproperlyConfigured("SNOOKER_TRUSTED_PROXIES must be 0 or more.")
+TRUSTED_PROXIES = _env[k.SNOOKER_TRUSTED_PROXIES]  # 0 or more, checked with every knob
 # Django's defaults, named here: the static files get them from SecurityMiddleware as the pages
 # do (WhiteNoise answers after it).
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -474,7 +456,7 @@ CONTENT_SECURITY_POLICY: dict[str, Any] = {
         "style-src": [SELF],
         "img-src": [SELF],
         "font-src": [SELF],
-        "connect-src": [SELF, *os.environ.get("SNOOKER_CSP_CONNECT_SRC", "").split()],
+        "connect-src": [SELF, *_env[k.SNOOKER_CSP_CONNECT_SRC]],
         "object-src": [NONE],
         "base-uri": [NONE],
         "form-action": [SELF],
@@ -495,12 +477,12 @@ class ComputerSettings(TypedDict):
 # decision takes up to about a second of one core, so a bounded pool keeps the other tables'
 # CPU), how long it shows its aim before it strikes, and how many matches a member may start.
 COMPUTER: ComputerSettings = {
-    "WORKERS": int(os.environ.get("SNOOKER_COMPUTER_WORKERS", "1")),
-    "ADDRESS_SECONDS": float(os.environ.get("SNOOKER_COMPUTER_ADDRESS_SECONDS", "1.0")),
+    "WORKERS": _env[k.SNOOKER_COMPUTER_WORKERS],
+    "ADDRESS_SECONDS": _env[k.SNOOKER_COMPUTER_ADDRESS_SECONDS],
     "MATCHES_PER_HOUR": 20,
     # Each process looks for computer turns left waiting (a restart, a failed drive) at start
     # and then every so many seconds (0: never).
-    "RESUME_EVERY": float(os.environ.get("SNOOKER_COMPUTER_RESUME_EVERY", "60")),
+    "RESUME_EVERY": _env[k.SNOOKER_COMPUTER_RESUME_EVERY],
     # Hints on a practice table: the Pro's search, about a second of one core each.
     "HINTS_PER_MINUTE": 6,
 }

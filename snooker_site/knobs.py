@@ -1,0 +1,602 @@
+"""Every setting a club may give by its environment, in one table: name, type, default, meaning.
+
+snooker_site/settings.py reads them once, through `Environment`, which checks every value at
+start and stops the server with one message naming each bad one (a typo in a rate or a number
+stops the start, not every request that would read it); the code reads django.conf.settings.
+docs/settings.md is this table written out (`python -m snooker_site.knobs > docs/settings.md`;
+tests/test_knobs.py fails when they differ), and deploy/snooker.env.example names the same
+variables. An empty value is the same as none: the default.
+
+No Django here (settings.py imports it before Django is configured).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class BadValue(ValueError):
+    """A value its knob cannot read; the message says what it should be."""
+
+
+@dataclass(frozen=True)
+class Knob(Generic[T_co]):
+    name: str
+    read: Callable[[str], T_co]
+    default: T_co
+    what: str  # one sentence for the table (Markdown)
+    shown: str = ""  # the default as the table writes it, when not the value itself
+
+
+# --- readers -----------------------------------------------------------------------------------
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def flag(raw: str) -> bool:
+    word = raw.strip().lower()
+    if word in _TRUE | _FALSE:
+        return word in _TRUE
+    raise BadValue("is not true or false (1/0, yes/no, on/off)")
+
+
+def whole(least: int = 0) -> Callable[[str], int]:
+    def read(raw: str) -> int:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise BadValue("is not a whole number") from None
+        if value < least:
+            raise BadValue(f"is less than {least}")
+        return value
+
+    return read
+
+
+def number(least: float = 0.0, above: bool = False) -> Callable[[str], float]:
+    def read(raw: str) -> float:
+        try:
+            value = float(raw)
+        except ValueError:
+            raise BadValue("is not a number") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise BadValue("is not a finite number")
+        if value < least or (above and value == least):
+            raise BadValue(f"is not more than {least:g}" if above else f"is less than {least:g}")
+        return value
+
+    return read
+
+
+def text(raw: str) -> str:
+    return raw
+
+
+def rate(raw: str) -> str:
+    """A django-ratelimit rate: count/period, the period in s, m, h or d (10/h, 5/15m)."""
+    if not re.fullmatch(r"\d+/\d*[smhd]", raw):
+        raise BadValue("is not a rate such as 10/h or 5/15m")
+    return raw
+
+
+def hosts(raw: str) -> tuple[str, ...]:
+    return tuple(host.strip() for host in raw.split(",") if host.strip())
+
+
+def words(raw: str) -> tuple[str, ...]:
+    return tuple(raw.split())
+
+
+def proxy_header(raw: str) -> tuple[str, str] | None:
+    """`X-Forwarded-Proto`, or `Header-Name=value` when the value is not `https`, as Django's
+    SECURE_PROXY_SSL_HEADER wants it: (the header's META name, the value)."""
+    if not raw.strip():
+        return None
+    name, _, secure_value = raw.partition("=")
+    if not re.fullmatch(r"[A-Za-z0-9-]+", name.strip()):
+        raise BadValue("is not a header name (X-Forwarded-Proto, or Header-Name=value)")
+    meta = "HTTP_" + name.strip().upper().replace("-", "_")
+    return (meta, secure_value.strip() or "https")
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+SECTIONS: list[tuple[str, list[Knob[object]]]] = []
+
+
+def section(title: str, *knobs: Knob[object]) -> None:
+    SECTIONS.append((title, list(knobs)))
+
+
+_SECONDS = number()
+
+# The server: its key, its names, its database, Redis and static files.
+DEBUG = Knob(
+    "DEBUG",
+    flag,
+    True,
+    "Django's debug mode; off on a server (then every protection below is on unless switched off, "
+    "and `SECRET_KEY` must be set).",
+)
+SECRET_KEY = Knob(
+    "SECRET_KEY",
+    text,
+    "",
+    "Django's secret key: a long random value. With `DEBUG` off the server refuses to start "
+    "without it; with `DEBUG` on, a development key is used.",
+    shown="(none)",
+)
+ALLOWED_HOSTS = Knob[tuple[str, ...]](
+    "ALLOWED_HOSTS",
+    hosts,
+    ("localhost", "127.0.0.1", "[::1]"),
+    "The club's host names, separated by commas.",
+    shown="`localhost,127.0.0.1,[::1]`",
+)
+DATABASE_URL = Knob(
+    "DATABASE_URL",
+    text,
+    "",
+    "The database, as a [dj-database-url](https://github.com/jazzband/dj-database-url) URL "
+    "(`postgres://user@host:5432/snooker`); several processes must share one.",
+    shown="SQLite, `db.sqlite3` beside `manage.py`",
+)
+DB_CONN_MAX_AGE = Knob("DB_CONN_MAX_AGE", whole(), 60, "Seconds a database connection is kept.")
+REDIS_URL = Knob(
+    "REDIS_URL",
+    text,
+    "",
+    "Redis, for the channel layer and the throttles' counts (`redis://host:6379/0`); unset: one "
+    "process, in its memory.",
+    shown="(none)",
+)
+CHANNEL_LAYER_PREFIX = Knob(
+    "CHANNEL_LAYER_PREFIX",
+    text,
+    "asgi",
+    "Prefix of the keys in Redis, to share one Redis between several clubs or test runs.",
+)
+STATIC_ROOT = Knob(
+    "STATIC_ROOT",
+    text,
+    "",
+    "Where `manage.py collectstatic` writes the static files (served by daphne, or by nginx).",
+    shown="`staticfiles/` beside `manage.py`",
+)
+section(
+    "The server",
+    DEBUG,
+    SECRET_KEY,
+    ALLOWED_HOSTS,
+    DATABASE_URL,
+    DB_CONN_MAX_AGE,
+    REDIS_URL,
+    CHANNEL_LAYER_PREFIX,
+    STATIC_ROOT,
+)
+
+# Behind a proxy, and the browser's protections (docs/security.md, "Deployment").
+_ON = "on unless `DEBUG`"
+SESSION_COOKIE_SECURE = Knob[bool | None](
+    "SESSION_COOKIE_SECURE",
+    flag,
+    None,
+    "Session (and language) cookies only over HTTPS.",
+    shown=_ON,
+)
+CSRF_COOKIE_SECURE = Knob[bool | None](
+    "CSRF_COOKIE_SECURE", flag, None, "The CSRF cookie only over HTTPS.", shown=_ON
+)
+SECURE_SSL_REDIRECT = Knob[bool | None](
+    "SECURE_SSL_REDIRECT",
+    flag,
+    None,
+    "Plain HTTP is redirected to HTTPS (but `/healthz`).",
+    shown=_ON,
+)
+SECURE_HSTS_SECONDS = Knob[int | None](
+    "SECURE_HSTS_SECONDS",
+    whole(),
+    None,
+    "Strict-Transport-Security's max-age, in seconds.",
+    shown="31536000 unless `DEBUG`, else 0",
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = Knob[bool | None](
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS", flag, None, "HSTS covers the subdomains too.", shown=_ON
+)
+SECURE_HSTS_PRELOAD = Knob[bool | None](
+    "SECURE_HSTS_PRELOAD", flag, None, "HSTS asks to be preloaded.", shown=_ON
+)
+SECURE_PROXY_SSL_HEADER = Knob(
+    "SECURE_PROXY_SSL_HEADER",
+    proxy_header,
+    None,
+    "Behind a proxy that ends TLS, the header it sets: `X-Forwarded-Proto`, or `Header-Name=value`"
+    " when the value is not `https`; unset, a request is secure only if daphne served it over TLS.",
+    shown="(none)",
+)
+SNOOKER_TRUSTED_PROXIES = Knob(
+    "SNOOKER_TRUSTED_PROXIES",
+    whole(),
+    0,
+    "How many proxies of ours stand in front of daphne (the shipped nginx: 1): every per-address "
+    "limit counts the address the outermost one saw (`accounts/addresses.py`). Never run daphne "
+    "with `--proxy-headers`.",
+)
+SNOOKER_CSP_CONNECT_SRC = Knob[tuple[str, ...]](
+    "SNOOKER_CSP_CONNECT_SRC",
+    words,
+    (),
+    "Extra `connect-src` sources of the Content-Security-Policy, separated by spaces (e.g. "
+    "`wss://club.example.org` for browsers too old to let `'self'` cover websockets).",
+    shown="(none)",
+)
+section(
+    "Behind a proxy, and the browser's protections",
+    SESSION_COOKIE_SECURE,
+    CSRF_COOKIE_SECURE,
+    SECURE_SSL_REDIRECT,
+    SECURE_HSTS_SECONDS,
+    SECURE_HSTS_INCLUDE_SUBDOMAINS,
+    SECURE_HSTS_PRELOAD,
+    SECURE_PROXY_SSL_HEADER,
+    SNOOKER_TRUSTED_PROXIES,
+    SNOOKER_CSP_CONNECT_SRC,
+)
+
+# Accounts: the login lockout and the forms' throttles (docs/security.md, "Accounts").
+SNOOKER_LOGIN_FAILURES = Knob(
+    "SNOOKER_LOGIN_FAILURES",
+    whole(1),
+    10,
+    "Failed logins against one account from one address that lock that account at that address "
+    "(never the member elsewhere); as many from one address, whatever the names, lock the address.",
+)
+SNOOKER_LOGIN_COOLOFF = Knob(
+    "SNOOKER_LOGIN_COOLOFF",
+    whole(),
+    900,
+    "Seconds a lockout lasts after the failure that set it (failures during it do not extend it); "
+    "doubled for a pair that keeps failing.",
+)
+SNOOKER_LOGIN_COOLOFF_MAX = Knob(
+    "SNOOKER_LOGIN_COOLOFF_MAX", whole(), 86400, "The longest a doubled lockout lasts, in seconds."
+)
+SNOOKER_SIGNUP_RATE = Knob(
+    "SNOOKER_SIGNUP_RATE",
+    rate,
+    "10/h",
+    "Sign-ups per address (`count/period`, the period in `s`, `m`, `h` or `d`, e.g. `5/15m`).",
+)
+SNOOKER_PASSWORD_RESET_RATE = Knob(
+    "SNOOKER_PASSWORD_RESET_RATE",
+    rate,
+    "5/h",
+    "Password-reset requests per address, and per e-mail address.",
+)
+SNOOKER_BROWSE_RATE = Knob(
+    "SNOOKER_BROWSE_RATE", rate, "120/m", "Directory searches and replays per address."
+)
+section(
+    "Accounts",
+    SNOOKER_LOGIN_FAILURES,
+    SNOOKER_LOGIN_COOLOFF,
+    SNOOKER_LOGIN_COOLOFF_MAX,
+    SNOOKER_SIGNUP_RATE,
+    SNOOKER_PASSWORD_RESET_RATE,
+    SNOOKER_BROWSE_RATE,
+)
+
+# Password-reset mail: printed on the console unless EMAIL_HOST names an SMTP server.
+EMAIL_HOST = Knob(
+    "EMAIL_HOST",
+    text,
+    "",
+    "The SMTP server for password-reset mail; unset, the mail is printed on the console (the "
+    "journal).",
+    shown="(none)",
+)
+EMAIL_PORT = Knob("EMAIL_PORT", whole(1), 587, "Its port.")
+EMAIL_HOST_USER = Knob("EMAIL_HOST_USER", text, "", "The user to log in to it as.", shown="(none)")
+EMAIL_HOST_PASSWORD = Knob("EMAIL_HOST_PASSWORD", text, "", "And the password.", shown="(none)")
+EMAIL_USE_TLS = Knob("EMAIL_USE_TLS", flag, True, "STARTTLS to it.")
+DEFAULT_FROM_EMAIL = Knob(
+    "DEFAULT_FROM_EMAIL", text, "Snooker Club <webmaster@localhost>", "Who the mail is from."
+)
+section(
+    "Mail",
+    EMAIL_HOST,
+    EMAIL_PORT,
+    EMAIL_HOST_USER,
+    EMAIL_HOST_PASSWORD,
+    EMAIL_USE_TLS,
+    DEFAULT_FROM_EMAIL,
+)
+
+# The live table (game/): presence, claims, no-shows, the sockets' limits. All per process.
+SNOOKER_RECONNECT_GRACE = Knob(
+    "SNOOKER_RECONNECT_GRACE",
+    whole(),
+    60,
+    "Seconds an absent player has before the opponent, at the table, may claim (only once the "
+    "match has started: both players at the table together).",
+)
+SNOOKER_HEARTBEAT = Knob(
+    "SNOOKER_HEARTBEAT",
+    number(0, above=True),
+    10.0,
+    "Seconds between a process's refreshes of its sockets' presence.",
+)
+SNOOKER_CONNECTION_STALE = Knob[float | None](
+    "SNOOKER_CONNECTION_STALE",
+    _SECONDS,
+    None,
+    "Seconds after which a presence nobody refreshed counts as gone (a dead process's).",
+    shown="1.5 × `SNOOKER_HEARTBEAT`",
+)
+SNOOKER_PRESENCE_COALESCE = Knob(
+    "SNOOKER_PRESENCE_COALESCE",
+    _SECONDS,
+    0.5,
+    "Comings and goings within this many seconds make one presence message.",
+)
+SNOOKER_AWAY_NOTICE = Knob(
+    "SNOOKER_AWAY_NOTICE",
+    _SECONDS,
+    3.0,
+    "A player's going is told only once they have been away this many seconds, so that a "
+    "reload does not read as leaving (claims are not delayed).",
+)
+SNOOKER_SPECTATOR_COUNT_EVERY = Knob(
+    "SNOOKER_SPECTATOR_COUNT_EVERY",
+    _SECONDS,
+    30.0,
+    "A new count of spectators alone is sent at most this often, in seconds.",
+)
+SNOOKER_MAX_SOCKETS_PER_ADDRESS = Knob(
+    "SNOOKER_MAX_SOCKETS_PER_ADDRESS",
+    whole(),
+    20,
+    "Sockets one process takes from one address (players are always let in).",
+)
+SNOOKER_MAX_SOCKETS_PER_MATCH = Knob(
+    "SNOOKER_MAX_SOCKETS_PER_MATCH",
+    whole(),
+    1000,
+    "Sockets one process takes watching one match (players are always let in).",
+)
+SNOOKER_HANDSHAKE_BURST = Knob(
+    "SNOOKER_HANDSHAKE_BURST",
+    whole(),
+    8,
+    "New sockets without a session one address may open at once ...",
+)
+SNOOKER_HANDSHAKE_PER_SECOND = Knob(
+    "SNOOKER_HANDSHAKE_PER_SECOND", _SECONDS, 1.0, "... and then per second."
+)
+SNOOKER_NO_SHOW_WAIT = Knob(
+    "SNOOKER_NO_SHOW_WAIT",
+    _SECONDS,
+    600.0,
+    "A friendly not started this many seconds after it was made is abandoned.",
+)
+SNOOKER_NO_SHOW_EVERY = Knob(
+    "SNOOKER_NO_SHOW_EVERY",
+    _SECONDS,
+    30.0,
+    "How often each server process looks for them, in seconds; 0: never (then run `manage.py "
+    "abandon_no_shows` from cron).",
+)
+SNOOKER_NO_SHOW_BATCH = Knob(
+    "SNOOKER_NO_SHOW_BATCH", whole(1), 100, "How many it abandons in one pass."
+)
+section(
+    "The table",
+    SNOOKER_RECONNECT_GRACE,
+    SNOOKER_HEARTBEAT,
+    SNOOKER_CONNECTION_STALE,
+    SNOOKER_PRESENCE_COALESCE,
+    SNOOKER_AWAY_NOTICE,
+    SNOOKER_SPECTATOR_COUNT_EVERY,
+    SNOOKER_MAX_SOCKETS_PER_ADDRESS,
+    SNOOKER_MAX_SOCKETS_PER_MATCH,
+    SNOOKER_HANDSHAKE_BURST,
+    SNOOKER_HANDSHAKE_PER_SECOND,
+    SNOOKER_NO_SHOW_WAIT,
+    SNOOKER_NO_SHOW_EVERY,
+    SNOOKER_NO_SHOW_BATCH,
+)
+
+# The club (club/): challenges, invitations, the lobby.
+SNOOKER_CHALLENGE_TTL = Knob(
+    "SNOOKER_CHALLENGE_TTL", whole(), 600, "Seconds a challenge to a member waits for an answer."
+)
+SNOOKER_OPEN_CHALLENGE_TTL = Knob(
+    "SNOOKER_OPEN_CHALLENGE_TTL", whole(), 1800, "Seconds an open challenge waits."
+)
+SNOOKER_REMATCH_TTL = Knob("SNOOKER_REMATCH_TTL", whole(), 300, "Seconds a rematch offer waits.")
+SNOOKER_INVITATION_TTL = Knob(
+    "SNOOKER_INVITATION_TTL", whole(), 86400, "Seconds an invitation link works."
+)
+SNOOKER_CHALLENGES_PER_HOUR = Knob(
+    "SNOOKER_CHALLENGES_PER_HOUR",
+    whole(),
+    30,
+    "Challenges a member may make in an hour, practice tables included.",
+)
+SNOOKER_PENDING_CHALLENGES = Knob(
+    "SNOOKER_PENDING_CHALLENGES", whole(), 5, "Challenges a member may have waiting at once."
+)
+SNOOKER_LOBBY_COALESCE = Knob(
+    "SNOOKER_LOBBY_COALESCE",
+    _SECONDS,
+    0.5,
+    "Lobby changes within this many seconds make one update (per process).",
+)
+SNOOKER_CHALLENGE_SWEEP = Knob(
+    "SNOOKER_CHALLENGE_SWEEP",
+    _SECONDS,
+    5.0,
+    "How often, in seconds, a process with club sockets marks challenges past their time as "
+    "expired.",
+)
+SNOOKER_MAX_LOBBY_SOCKETS = Knob(
+    "SNOOKER_MAX_LOBBY_SOCKETS", whole(), 5000, "Lobby (or notice) sockets one process takes."
+)
+section(
+    "The club",
+    SNOOKER_CHALLENGE_TTL,
+    SNOOKER_OPEN_CHALLENGE_TTL,
+    SNOOKER_REMATCH_TTL,
+    SNOOKER_INVITATION_TTL,
+    SNOOKER_CHALLENGES_PER_HOUR,
+    SNOOKER_PENDING_CHALLENGES,
+    SNOOKER_LOBBY_COALESCE,
+    SNOOKER_CHALLENGE_SWEEP,
+    SNOOKER_MAX_LOBBY_SOCKETS,
+)
+
+# The ladders and ratings (ladder/, docs/ladder.md).
+SNOOKER_LADDER_SETTLE_EVERY = Knob(
+    "SNOOKER_LADDER_SETTLE_EVERY",
+    _SECONDS,
+    30.0,
+    "How often, in seconds, each server process settles the ladders' deadlines; 0: never (then run"
+    " `manage.py settle_ladders` from cron).",
+)
+SNOOKER_LADDER_SETTLE_BATCH = Knob(
+    "SNOOKER_LADDER_SETTLE_BATCH", whole(1), 100, "How many of each kind one pass settles."
+)
+SNOOKER_RATED_PAIR_CAP = Knob(
+    "SNOOKER_RATED_PAIR_CAP",
+    whole(),
+    3,
+    "At most this many rated results between the same two members ...",
+)
+SNOOKER_RATED_PAIR_WINDOW_DAYS = Knob(
+    "SNOOKER_RATED_PAIR_WINDOW_DAYS",
+    whole(),
+    7,
+    "... in any this many days change ratings (later ones are recorded as unrated).",
+)
+SNOOKER_RATED_FEW_STROKES = Knob(
+    "SNOOKER_RATED_FEW_STROKES",
+    whole(),
+    10,
+    "The organisers' admin flags rated results with fewer strokes than this.",
+)
+section(
+    "Ladders and ratings",
+    SNOOKER_LADDER_SETTLE_EVERY,
+    SNOOKER_LADDER_SETTLE_BATCH,
+    SNOOKER_RATED_PAIR_CAP,
+    SNOOKER_RATED_PAIR_WINDOW_DAYS,
+    SNOOKER_RATED_FEW_STROKES,
+)
+
+# The computer opponent (computer/, docs/opponent.md).
+SNOOKER_COMPUTER_WORKERS = Knob(
+    "SNOOKER_COMPUTER_WORKERS",
+    whole(1),
+    1,
+    "Processes the computer thinks in (each decision takes up to about a second of one core).",
+)
+SNOOKER_COMPUTER_ADDRESS_SECONDS = Knob(
+    "SNOOKER_COMPUTER_ADDRESS_SECONDS",
+    _SECONDS,
+    1.0,
+    "How long it shows its aim before it strikes, in seconds.",
+)
+SNOOKER_COMPUTER_RESUME_EVERY = Knob(
+    "SNOOKER_COMPUTER_RESUME_EVERY",
+    _SECONDS,
+    60.0,
+    "How often, in seconds, each process looks for its turns left waiting (as after a restart); 0:"
+    " never.",
+)
+section(
+    "The computer opponent",
+    SNOOKER_COMPUTER_WORKERS,
+    SNOOKER_COMPUTER_ADDRESS_SECONDS,
+    SNOOKER_COMPUTER_RESUME_EVERY,
+)
+
+KNOBS: list[Knob[object]] = [knob for _, knobs in SECTIONS for knob in knobs]
+NAMES: frozenset[str] = frozenset(knob.name for knob in KNOBS)
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+class Environment:
+    """The knobs' values from one environment, each read once and checked on creation."""
+
+    def __init__(self, environ: Mapping[str, str], knobs: Iterable[Knob[object]] = KNOBS) -> None:
+        self._values: dict[str, object] = {}
+        bad: list[str] = []
+        for knob in knobs:
+            raw = environ.get(knob.name, "")
+            if raw == "":
+                self._values[knob.name] = knob.default
+                continue
+            try:
+                self._values[knob.name] = knob.read(raw)
+            except BadValue as error:
+                bad.append(f"{knob.name}={raw!r} {error}")
+        if bad:
+            raise BadValue("; ".join(bad) + " (docs/settings.md)")
+
+    def __getitem__(self, knob: Knob[T]) -> T:
+        value: T = self._values[knob.name]  # type: ignore[assignment]
+        return value
+
+
+# --- the table written out ---------------------------------------------------------------------
+
+
+def shown_plain(knob: Knob[object]) -> str:
+    """A default as prose writes it: 30 rather than 30.0."""
+    value = knob.default
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def _shown(knob: Knob[object]) -> str:
+    if knob.shown:
+        return knob.shown
+    if isinstance(knob.default, bool):
+        return shown_plain(knob)
+    return f"`{shown_plain(knob)}`"
+
+
+def markdown() -> str:
+    lines = [
+        "# Settings",
+        "",
+        "Every setting a club gives by its environment (a variable of the same name; an empty",
+        "value is the same as none). The server reads them once at start and refuses to start,",
+        "naming the variable, when a value is not what its row says. This page is written from",
+        "`snooker_site/knobs.py` (`.venv/bin/python -m snooker_site.knobs > docs/settings.md`;",
+        "`tests/test_knobs.py` fails when they differ), and `deploy/snooker.env.example` names",
+        "every variable. Seconds unless a row says otherwise; the limits of sockets are per",
+        "process. The ladders' own settings (range, best of, answer and play times) are the",
+        "organisers', in `/admin/`.",
+    ]
+    for title, knobs in SECTIONS:
+        lines += ["", f"## {title}", "", "| variable | default | what |", "| --- | --- | --- |"]
+        lines += [f"| `{k.name}` | {_shown(k)} | {k.what} |" for k in knobs]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")
