@@ -1,11 +1,27 @@
 """Shared fixtures. Django settings come from pyproject.toml (pytest-django)."""
 
+import hashlib
 import os
 from pathlib import Path
 
 import pytest
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+TESTS = Path(__file__).resolve().parent
+# The files tests compare with, written only by their own commands (tests/test_no_quiet_skips.py).
+GOLDEN_DIRS = (TESTS / "physics" / "golden", TESTS / "rules" / "golden", TESTS / "scenarios")
+
+
+def golden_digests() -> dict[str, str]:
+    return {
+        str(path.relative_to(TESTS.parent)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for folder in GOLDEN_DIRS
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+_GOLDEN_AT_START: dict[str, str] = {}
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -20,6 +36,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     newest = max((path.stat().st_mtime for path in sources), default=0.0)
     if not manifest.exists() or manifest.stat().st_mtime < newest:
         call_command("collectstatic", interactive=False, verbosity=0)
+    _GOLDEN_AT_START.update(golden_digests())
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A run that wrote a golden file compared something with itself: it fails, whatever its
+    tests said."""
+    if _GOLDEN_AT_START and golden_digests() != _GOLDEN_AT_START:
+        changed = sorted(set(golden_digests().items()) ^ set(_GOLDEN_AT_START.items()))
+        print(f"\nA golden file changed during the run: {sorted({n for n, _ in changed})}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture

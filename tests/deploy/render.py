@@ -9,7 +9,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DEPLOY = ROOT / "deploy"
@@ -20,10 +20,7 @@ def required(tool: str | None, what: str) -> str:
     """The tool's path; without it the test skips on a laptop and fails in CI, which installs
     it (.ci/run)."""
     if tool is None:
-        message = f"{what} is not installed (apt-get install {what})"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"{what} is not installed (apt-get install {what})")
     return tool
 
 

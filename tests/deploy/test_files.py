@@ -13,6 +13,7 @@ import pytest
 from pytest_django.fixtures import Settings
 
 from tests.deploy.render import DEPLOY, ROOT, nginx
+from tests.needs import missing
 
 
 def test_nginx_accepts_the_shipped_site(tmp_path: Path) -> None:
@@ -64,8 +65,8 @@ def test_the_static_files_headers_are_the_pages(settings: Settings) -> None:
 
 def test_systemd_accepts_the_units(tmp_path: Path) -> None:
     analyze = shutil.which("systemd-analyze")
-    if analyze is None:  # (a container without systemd: CI does not install it for this alone)
-        pytest.skip("systemd-analyze is not installed")
+    if analyze is None:
+        missing("systemd-analyze is not installed (apt-get install systemd)")
     env = tmp_path / "snooker.env"
     env.write_text((DEPLOY / "snooker.env.example").read_text())
     venv = Path(ROOT / ".venv").resolve()

@@ -44,6 +44,7 @@ from tests.live.harness import (
     redis_url,
     run_python,
 )
+from tests.needs import missing
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
@@ -133,10 +134,7 @@ def _wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     required(NGINX, "nginx")
     if sync_playwright is None or not Path(CHROMIUM).exists():
-        why = "needs playwright (pip) and /usr/bin/chromium (apt install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
+        missing("needs playwright (pip) and /usr/bin/chromium (apt install chromium)")
     problem = check_redis(redis_url())
     if problem:
         pytest.fail(problem)  # `make test` needs Redis and PostgreSQL (README)
