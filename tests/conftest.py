@@ -57,7 +57,11 @@ def redis_url() -> str:
 @pytest.fixture(autouse=True, scope="session")
 def _close_connections_after_each_call() -> None:
     """The server keeps database connections open (settings: DB_CONN_MAX_AGE); in tests a
-    consumer thread's kept connection would stop pytest-django dropping the test database."""
+    consumer thread's kept connection would stop pytest-django dropping the test database.
+    channels' own `close_old_connections` runs around every database call, as in the server:
+    a sync test whose code calls back through `database_sync_to_async` on the test's thread (a
+    management command under `async_to_sync`) runs outside a transaction, as cron runs it, since
+    a connection in the test's transaction would be closed as obsolete."""
     from django.db import connections
 
     for connection in connections.all():
@@ -76,22 +80,3 @@ def _throttle_counts_of_its_own(settings):  # type: ignore[no-untyped-def]
         "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"},
     }
     caches["throttle"].clear()
-
-
-@pytest.fixture(autouse=True)
-def _keep_a_connection_in_its_transaction(monkeypatch: pytest.MonkeyPatch) -> None:
-    """channels' `database_sync_to_async` closes "old" connections around each call; a sync
-    test calling a view that announces (`club.process.announce_now` runs the database work back
-    on the test's own thread) would have its connection closed inside the test's transaction
-    (Django closes one whose autocommit differs from the settings'), and on a SQLite file every
-    later query fails "Cannot operate on a closed database". A connection inside a transaction
-    is never old: the server never holds one across a call, so this changes nothing there."""
-    import channels.db
-    from django.db import connections
-
-    def close_old_connections(**kwargs: object) -> None:
-        for connection in connections.all(initialized_only=True):
-            if not connection.in_atomic_block:
-                connection.close_if_unusable_or_obsolete()
-
-    monkeypatch.setattr(channels.db, "close_old_connections", close_old_connections)

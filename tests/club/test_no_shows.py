@@ -142,8 +142,12 @@ def test_the_pages_and_records_treat_an_abandoned_match_sensibly(members) -> Non
     assert not MatchFigures.objects.filter(match_id=match.pk).exists()
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_the_command_for_cron(members) -> None:
+    """Outside a transaction, as cron runs it: the command's database work goes through
+    channels' `database_sync_to_async` (under `async_to_sync`, so back on this thread), which
+    closes the thread's connection around each call when it is not in autocommit, as a test's
+    transaction would have it; the real closing is what runs here."""
     match = _friendly(members)
     out = StringIO()
     call_command("abandon_no_shows", "--now", match.created.isoformat(), stdout=out)

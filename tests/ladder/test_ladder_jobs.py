@@ -72,8 +72,12 @@ async def test_the_job_runs_at_once_and_then_every_interval(settings, main, set_
     assert jobs.SETTLER.task is None
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_the_command_for_cron(members, main) -> None:
+    """Outside a transaction, as cron runs it: the command's database work goes through
+    channels' `database_sync_to_async` (under `async_to_sync`, so back on this thread), which
+    closes the thread's connection around each call when it is not in autocommit, as a test's
+    transaction would have it; the real closing is what runs here."""
     ann, ben, *_ = members
     on_ladder(main, ann, ben)
     now = timezone.now()
