@@ -128,6 +128,16 @@ def set_angle(page: Page, angle: float) -> None:
     )
 
 
+def painted(page: Page) -> None:
+    """Wait for the page's animation loop (static/js/match.js, `frame`) to have run since now,
+    so that the table is drawn as the page stands: its size (each frame measures the canvas),
+    the last aim. The loop's callback for the next frame was asked for before ours, so it has
+    run by the time our second one runs."""
+    page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
 def strike(page: Page) -> None:
     button = page.get_by_test_id("strike")
     expect(button).to_be_enabled()
@@ -281,7 +291,8 @@ def test_a_match_followed_by_two_players_and_a_spectator(
         arg=found.angle,
     )
     # Screenshots of a player about to pot, and of the spectator watching the aim.
-    alice.wait_for_timeout(150)  # let a frame paint the last aim (nothing to wait on)
+    for page in (alice, spectator):
+        painted(page)  # the last aim drawn
     alice.screenshot(path=str(artifacts / "player-1280x800.png"))
     spectator.screenshot(path=str(artifacts / "spectator-1280x800.png"))
     for page, name in ((alice, "player"), (spectator, "spectator")):
@@ -291,7 +302,7 @@ def test_a_match_followed_by_two_players_and_a_spectator(
             " return c.bottom <= innerHeight && c.right <= innerWidth && c.height > 250; }"
         )
         expect(page.get_by_test_id("scoreboard")).to_be_visible()
-        page.wait_for_timeout(150)
+        painted(page)
         page.screenshot(path=str(artifacts / f"{name}-844x390.png"))
     expect(alice.get_by_test_id("strike")).to_be_in_viewport()
     for page in (alice, spectator):

@@ -29,6 +29,7 @@ from tests.browser.test_match_page import (
     DESKTOP,
     PLAYBACK,
     click_table,
+    painted,
     set_angle,
     set_power,
     settled,
@@ -227,7 +228,7 @@ def test_decisions_beside_the_table_and_the_story_after_a_reload(
             "([w, h]) => innerWidth === w && innerHeight === h",
             arg=[viewport["width"], viewport["height"]],
         )
-        alice.wait_for_timeout(100)  # a frame to draw the table at its new size
+        painted(alice)  # the table drawn at its new size
         found_overlap = alice.evaluate(OVERLAPS, "decision-panel")
         assert found_overlap["balls"] >= 15 and found_overlap["hit"] == [], (size, found_overlap)
         expect(panel.locator("button").first).to_be_in_viewport()
@@ -480,7 +481,11 @@ def test_the_russian_page(browser: Any, server: Server, artifacts: Path) -> None
     for size, viewport in SIZES.items():
         for page in (alice, spectator):
             page.set_viewport_size(viewport)
-            page.wait_for_timeout(100)
+            page.wait_for_function(
+                "([w, h]) => innerWidth === w && innerHeight === h",
+                arg=[viewport["width"], viewport["height"]],
+            )
+            painted(page)
             assert page.evaluate(LATIN, names) == [], size
         hit = alice.evaluate(OVERLAPS, "decision-panel")["hit"]
         assert hit == [], (size, hit)
