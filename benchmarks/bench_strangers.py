@@ -11,6 +11,12 @@ Reports, for each run, the players' ack p50/p99/max (send to ack) and when the a
 100 ms came, the spectators' event p50/p99 (send to each spectator's copy), whether every
 honest spectator received every event, and the server's CPU. The last line printed is one
 JSON object.
+
+With `--through-proxy`, every client speaks TLS to the shipped nginx site (deploy/nginx/,
+with its per-address limits) in front of the daphne, which then counts each client's address
+from X-Forwarded-For (benchmarks/proxy.py); nginx's CPU and its refusals (429) are reported
+too. With `--probe`, the server also times its collector's pauses and its event loop's lag
+(benchmarks/probe/sitecustomize.py), reported over each run's play.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import os
 import random
 import resource
 import secrets
+import ssl
 import sys
 import tempfile
 import time
@@ -38,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_live import EVENT_HEAD, Server, _percentile, next_move  # noqa: E402
+from proxy import BEHIND_PROXY, Proxy  # noqa: E402
 
 from tests.live.harness import run_json  # noqa: E402
 
@@ -72,8 +80,10 @@ def address(i: int) -> str:
 class Socket:
     """One honest client: counts the events it receives and when."""
 
-    def __init__(self, url: str, source: str, cookie: str | None = None) -> None:
-        self.url, self.source, self.cookie = url, source, cookie
+    def __init__(
+        self, url: str, source: str, cookie: str | None = None, tls: ssl.SSLContext | None = None
+    ) -> None:
+        self.url, self.source, self.cookie, self.tls = url, source, cookie, tls
         self.versions: list[int] = []
         self.arrivals: dict[int, float] = {}
         self.snapshot: dict[str, Any] | None = None
@@ -86,7 +96,7 @@ class Socket:
         headers = {"Cookie": self.cookie} if self.cookie else None
         self.ws = await connect(
             self.url, additional_headers=headers, local_addr=(self.source, 0), proxy=None,
-            compression=None, open_timeout=60, ping_interval=None,
+            compression=None, open_timeout=60, ping_interval=None, ssl=self.tls,
         )  # fmt: skip
         self.reader = asyncio.create_task(self._read())
         await self.ws.send('{"type":"hello","protocol":1}')
@@ -112,7 +122,14 @@ class Socket:
                     self.acks[json.loads(text)["client_id"]] = now
 
 
-async def hostile(url: str, source: str, rate: float, stop: float, counts: dict[str, int]) -> None:
+async def hostile(
+    url: str,
+    source: str,
+    rate: float,
+    stop: float,
+    counts: dict[str, int],
+    tls: ssl.SSLContext | None,
+) -> None:
     """A stranger flooding hello, ping and aim at `rate` a second, back as soon as closed."""
     messages = ['{"type":"hello","protocol":1}', '{"type":"ping","version":0}',
                 '{"type":"aim","angle":1.0,"speed":3.0,"cue_ball":[0,-1150]}',
@@ -120,7 +137,7 @@ async def hostile(url: str, source: str, rate: float, stop: float, counts: dict[
     while time.monotonic() < stop:
         try:
             async with connect(url, local_addr=(source, 0), proxy=None, compression=None,
-                               open_timeout=10, ping_interval=None) as ws:  # fmt: skip
+                               open_timeout=10, ping_interval=None, ssl=tls) as ws:  # fmt: skip
                 counts["connected"] += 1
 
                 async def drain() -> None:
@@ -145,7 +162,8 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
     """The honest spectators and the attackers, in a process of their own: a client loop
     busy with a thousand sockets would otherwise delay the players' own reading of their
     acks, and the figure is the server's."""
-    watchers = [Socket(url, address(i)) for i in range(args.spectators)]
+    tls = _tls(args)
+    watchers = [Socket(url, address(i), tls=tls) for i in range(args.spectators)]
     gate = asyncio.Semaphore(20)
 
     async def open_one(s: Socket) -> None:
@@ -160,7 +178,7 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
         for i in range(args.hostile):
             rate = 9.0 if i % 2 else 100.0  # just inside the limit, or far over it
             source = f"127.2.0.{i % HOSTILE_ADDRESSES + 1}"
-            attackers.append(asyncio.create_task(hostile(url, source, rate, stop, counts)))
+            attackers.append(asyncio.create_task(hostile(url, source, rate, stop, counts, tls)))
         await asyncio.sleep(5)  # the flood is under way: its sockets are in and sending
     conn.send("go")
     loop = asyncio.get_running_loop()
@@ -190,10 +208,15 @@ def crowd_process(url: str, args: argparse.Namespace, attack: bool, conn: Connec
     asyncio.run(crowd(url, args, attack, conn))
 
 
-async def run(setup: dict[str, Any], port: int, args: argparse.Namespace, attack: bool):  # type: ignore[no-untyped-def]
-    url = f"ws://127.0.0.1:{port}/ws/match/{setup['match']}/"
+def _tls(args: argparse.Namespace) -> ssl.SSLContext | None:
+    """The clients' TLS, trusting the proxy's test certificate (made in each process)."""
+    return ssl.create_default_context(cafile=args.cert) if args.cert else None
+
+
+async def run(setup: dict[str, Any], url: str, args: argparse.Namespace, attack: bool):  # type: ignore[no-untyped-def]
     name = setup["cookie_name"]
-    players = {s: Socket(url, "127.0.0.1", f"{name}={setup[s]}") for s in ("A", "B")}
+    tls = _tls(args)
+    players = {s: Socket(url, "127.0.0.1", f"{name}={setup[s]}", tls) for s in ("A", "B")}
     for p in players.values():
         await p.open()
     # Monotonic clocks are the machine's: the crowd's arrival times compare with ours.
@@ -230,6 +253,7 @@ async def run(setup: dict[str, Any], port: int, args: argparse.Namespace, attack
         while snap["version"] + 1 not in actor.arrivals and time.monotonic() < t0 + 10:
             await asyncio.sleep(0.002)
         await asyncio.sleep(args.interval)
+    window = (start, time.monotonic())
     ours.send(sent)
     spectators = await loop.run_in_executor(None, ours.recv)
     helper.join(30)
@@ -241,7 +265,28 @@ async def run(setup: dict[str, Any], port: int, args: argparse.Namespace, attack
         "requests": len(sent),
         "ack_p50_ms": _percentile(ack_ms, 50), "ack_p99_ms": _percentile(ack_ms, 99),
         "ack_max_ms": round(ack_ms[-1], 1) if ack_ms else None,
-        "acks_over_100_ms": slow, **spectators,
+        "acks_over_100_ms": slow, **spectators, "window": window,
+    }  # fmt: skip
+
+
+def probe_summary(path: Path, window: tuple[float, float]) -> dict[str, Any]:
+    """The server's event-loop lag and collector's pauses during `window` (--probe)."""
+    try:
+        probe = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    start, stop = window
+    lags = sorted(ms for when, ms in probe["lag"] if start <= when <= stop)
+    pauses = [(gen, ms) for when, gen, ms in probe["gc"] if start <= when <= stop]
+    by_generation = {
+        str(gen): {"count": len(ms), "max_ms": max(ms), "total_ms": round(sum(ms), 1)}
+        for gen in (0, 1, 2)
+        if (ms := [m for g, m in pauses if g == gen])
+    }
+    return {
+        "loop_lag_p50_ms": _percentile(lags, 50), "loop_lag_p99_ms": _percentile(lags, 99),
+        "loop_lag_max_ms": _percentile(lags, 100), "loop_lags_over_50_ms": sum(
+            1 for ms in lags if ms > 50), "gc": by_generation,
     }  # fmt: skip
 
 
@@ -253,6 +298,10 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between requests")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play per run")
     parser.add_argument("--runs", default="quiet,under_attack", help="which runs, in order")
+    parser.add_argument(
+        "--through-proxy", action="store_true", help="the shipped nginx in front (TLS)"
+    )
+    parser.add_argument("--probe", action="store_true", help="time the server's GC and loop lag")
     parser.add_argument("--django-setup", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.django_setup:
@@ -270,24 +319,52 @@ def main() -> None:
                 "PYTHONPATH": str(ROOT),
                 "PYTHONUNBUFFERED": "1", "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3",
                 "SNOOKER_MAX_SOCKETS_PER_MATCH": str(room)}  # fmt: skip
+        if args.through_proxy:
+            env |= BEHIND_PROXY
+        probe = Path(tmp) / "probe.json"
+        if args.probe:
+            env |= {"PYTHONPATH": f"{ROOT}:{ROOT / 'benchmarks' / 'probe'}",
+                    "BENCH_PROBE": str(probe)}  # fmt: skip
         setup = run_json(env, __file__, "--django-setup", timeout=600)
         server = Server("daphne", env, Path(tmp))
+        proxy: Proxy | None = None
+        args.cert = None
+        url = f"ws://127.0.0.1:{server.port}/ws/match/{setup['match']}/"
         try:
             server.wait_healthy()
+            if args.through_proxy:
+                # Two connections a socket (client, daphne), the crowd and the attack at once.
+                room = 2 * (args.spectators + args.hostile) + 256
+                proxy = Proxy(Path(tmp) / "nginx", [server.port], worker_connections=room)
+                args.cert = str(proxy.cert)
+                url = proxy.url(f"/ws/match/{setup['match']}/")
             for label in args.runs.split(","):
                 attack = label == "under_attack"
                 crowd = f"2 players + {args.spectators} spectators"
                 print(f"{label}: {crowd}" + (f" + {args.hostile} hostile" if attack else ""))
                 cpu, began = server.cpu_seconds(), time.monotonic()
-                results[label] = asyncio.run(run(setup, server.port, args, attack))
+                nginx_cpu = proxy.cpu_seconds() if proxy else 0.0
+                refused = proxy.refusals() if proxy else 0
+                results[label] = asyncio.run(run(setup, url, args, attack))
+                window = results[label].pop("window")
+                if args.probe:
+                    time.sleep(1.5)  # the probe's next write
+                    results[label]["server_probe"] = probe_summary(probe, window)
                 # The server's CPU over the whole run (the crowd's arrival included), as a
                 # share of one core.
-                share = (server.cpu_seconds() - cpu) / (time.monotonic() - began)
+                took = time.monotonic() - began
+                share = (server.cpu_seconds() - cpu) / took
                 results[label]["server_cpu_percent"] = round(100 * share, 1)
+                if proxy is not None:
+                    share = (proxy.cpu_seconds() - nginx_cpu) / took
+                    results[label]["proxy_cpu_percent"] = round(100 * share, 1)
+                    results[label]["proxy_refusals"] = proxy.refusals() - refused
                 print(f"  {results[label]}", flush=True)
             results["server_tracebacks"] = server.server_errors()  # type: ignore[assignment]
             results["peak_rss_mb"] = server.peak_rss_mb()  # type: ignore[assignment]
         finally:
+            if proxy is not None:
+                proxy.stop()
             server.stop()
     print(json.dumps(results))
 
