@@ -5,8 +5,9 @@ One daphne (SQLite, in-memory layer), one match: two players playing a request e
 (1,000), each from its own loopback address. Run twice: quietly, then with `--hostile`
 sockets (200) from 10 addresses flooding `hello`, `ping` and `aim` (half at 9 a second, half
 at 100), coming back a second after they are closed or refused; the players start 5 s into
-the attack. The players' client runs in this process, the crowd and the attackers in another
-(a client loop busy with a thousand sockets would delay the players' reading of their acks).
+the attack. The players' client runs in this process, the crowd in another (a client loop
+busy with a thousand sockets would delay the players' reading of their acks), the attackers
+in a third (a loop busy flooding would delay the crowd's reading of its events).
 Reports, for each run, the players' ack p50/p99/max (send to ack) and when the acks over
 100 ms came, the spectators' event p50/p99 (send to each spectator's copy), whether every
 honest spectator received every event, and the server's CPU. The last line printed is one
@@ -158,10 +159,32 @@ async def hostile(
             await asyncio.sleep(1.0)
 
 
+async def attackers(url: str, args: argparse.Namespace, stop: float, conn: Connection) -> None:
+    """The hostile sockets until `stop` (the machine's monotonic clock), then their counts."""
+    tls = _tls(args)
+    counts = {"connected": 0, "sent": 0, "answers": 0, "refused_or_closed": 0}
+    tasks = []
+    for i in range(args.hostile):
+        rate = 9.0 if i % 2 else 100.0  # just inside the limit, or far over it
+        source = f"127.2.0.{i % HOSTILE_ADDRESSES + 1}"
+        tasks.append(asyncio.create_task(hostile(url, source, rate, stop, counts, tls)))
+    await asyncio.sleep(max(0.0, stop - time.monotonic()))
+    for task in tasks:
+        task.cancel()
+    conn.send(counts)
+
+
+def attack_process(url: str, args: argparse.Namespace, stop: float, conn: Connection) -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    asyncio.run(attackers(url, args, stop, conn))
+
+
 async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connection) -> None:
-    """The honest spectators and the attackers, in a process of their own: a client loop
-    busy with a thousand sockets would otherwise delay the players' own reading of their
-    acks, and the figure is the server's."""
+    """The honest spectators, in a process of their own (a client loop busy with a thousand
+    sockets would otherwise delay the players' own reading of their acks, and the figure is
+    the server's), and the attackers in a third (a loop busy flooding would delay the
+    spectators' reading of their events)."""
     tls = _tls(args)
     watchers = [Socket(url, address(i), tls=tls) for i in range(args.spectators)]
     gate = asyncio.Semaphore(20)
@@ -171,21 +194,24 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
             await s.open()
 
     await asyncio.gather(*(open_one(s) for s in watchers))
-    stop = time.monotonic() + args.duration + 5 * attack
-    counts = {"connected": 0, "sent": 0, "answers": 0, "refused_or_closed": 0}
-    attackers = []
+    loop = asyncio.get_running_loop()
+    attacker = None
     if attack:
-        for i in range(args.hostile):
-            rate = 9.0 if i % 2 else 100.0  # just inside the limit, or far over it
-            source = f"127.2.0.{i % HOSTILE_ADDRESSES + 1}"
-            attackers.append(asyncio.create_task(hostile(url, source, rate, stop, counts, tls)))
+        # Until the players' last request has reached everyone (as long as they play, 2 s).
+        stop = time.monotonic() + 5 + args.duration + 2
+        ours, theirs = multiprocessing.Pipe()
+        attacker = multiprocessing.get_context("spawn").Process(
+            target=attack_process, args=(url, args, stop, theirs)
+        )
+        attacker.start()
         await asyncio.sleep(5)  # the flood is under way: its sockets are in and sending
     conn.send("go")
-    loop = asyncio.get_running_loop()
     sent: dict[int, float] = await loop.run_in_executor(None, conn.recv)
     await asyncio.sleep(2)  # the last event reaches everyone
-    for task in attackers:
-        task.cancel()
+    counts = None
+    if attacker is not None:
+        counts = await loop.run_in_executor(None, ours.recv)
+        attacker.join(30)
     events = [
         (w.arrivals[v] - t) * 1000 for w in watchers for v, t in sent.items() if v in w.arrivals
     ]
@@ -198,7 +224,7 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
         "event_p50_ms": _percentile(events, 50), "event_p99_ms": _percentile(events, 99),
         "honest_spectators": len(watchers), "events_missed": missing,
         "every_spectator_got_every_event": missing == 0,
-        **({"hostile": counts} if attack else {}),
+        **({"hostile": counts} if counts is not None else {}),
     })  # fmt: skip
 
 
