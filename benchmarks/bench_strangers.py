@@ -298,12 +298,15 @@ async def run(setup: dict[str, Any], url: str, args: argparse.Namespace, attack:
 def probe_summary(path: Path, window: tuple[float, float]) -> dict[str, Any]:
     """The server's event-loop lag and collector's pauses during `window` (--probe)."""
     try:
-        probe = json.loads(path.read_text())
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
     except (OSError, ValueError):
         return {}
     start, stop = window
-    lags = sorted(ms for when, ms in probe["lag"] if start <= when <= stop)
-    pauses = [(gen, ms) for when, gen, ms in probe["gc"] if start <= when <= stop]
+    lags = sorted(
+        ms for kind, when, ms in (x for x in lines if x[0] == "lag") if start <= when <= stop
+    )
+    pauses = [(gen, ms) for kind, when, gen, ms in (x for x in lines if x[0] == "gc")
+              if start <= when <= stop]  # fmt: skip
     by_generation = {
         str(gen): {"count": len(ms), "max_ms": max(ms), "total_ms": round(sum(ms), 1)}
         for gen in (0, 1, 2)

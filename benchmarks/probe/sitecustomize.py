@@ -1,8 +1,9 @@
 """Loaded into a benchmark's daphne by `--probe` (this folder on its PYTHONPATH; Python
 imports `sitecustomize` at start-up): times the collector's pauses (`gc.callbacks`) and the
 event loop's lag (a thread asks the loop to run a callback every 20 ms and times how late it
-runs), and writes both, stamped with the machine's monotonic clock, to the JSON file named by
-BENCH_PROBE every second. The benchmark reads the window of each run (probe_summary)."""
+runs), and appends what is new of both, stamped with the machine's monotonic clock, to the
+file named by BENCH_PROBE every second (JSON lines). The benchmark reads the window of each
+run (bench_strangers.probe_summary)."""
 
 from __future__ import annotations
 
@@ -49,9 +50,11 @@ def _start(out: str) -> None:
             time.sleep(EVERY)
             if asked - written >= 1.0:
                 written = asked
-                with open(out + ".tmp", "w") as f:
-                    json.dump({"gc": pauses, "lag": lags}, f)
-                os.replace(out + ".tmp", out)
+                # Appends and pops are atomic: nothing is lost between the two threads.
+                lines = [json.dumps(["lag", *lags.pop(0)]) for _ in range(len(lags))]
+                lines += [json.dumps(["gc", *pauses.pop(0)]) for _ in range(len(pauses))]
+                with open(out, "a") as f:
+                    f.write("".join(line + "\n" for line in lines))
 
     threading.Thread(target=watch, name="bench-probe", daemon=True).start()
 
