@@ -25,6 +25,11 @@ players do, the computer answers from the servers' own pool (docs/opponent.md). 
 and events are counted apart ("computer"), so the figures above stay the humans' alone: run it
 with and without them to see what the computer's thinking costs the other tables.
 
+With `--through-proxy`, the clients speak TLS to the shipped nginx site (deploy/nginx/, its
+limits as shipped) in front of the daphne processes, each client from a loopback address of
+its own as browsers on the internet would be (benchmarks/proxy.py); nginx's CPU is reported
+beside the servers'.
+
 The clients all run in this one asyncio process; their JSON handling is kept minimal (only the
 players parse events in full, for the snapshot) so that the clients are not the bottleneck.
 """
@@ -41,6 +46,7 @@ import random
 import re
 import resource
 import secrets
+import ssl
 import sys
 import tempfile
 import time
@@ -48,7 +54,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -57,6 +63,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # Run as a script, only benchmarks/ is on the path: the project and its test harness are at
 # the root.
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from proxy import BEHIND_PROXY, Proxy  # noqa: E402
 
 from tests.live.harness import (  # noqa: E402
     BALL_RADIUS,
@@ -131,8 +140,36 @@ def run_django(env: dict[str, str], *args: str) -> dict[str, Any]:
 
 
 # --- servers ------------------------------------------------------------------------------------
+class Target(NamedTuple):
+    """Where a client connects: a daphne directly, or the proxy (TLS, from `source`)."""
+
+    base: str  # ws://127.0.0.1:PORT or wss://localhost:PORT
+    tls: ssl.SSLContext | None = None
+    source: str | None = None  # the client's own loopback address (through the proxy)
+
+    def connect(self, path: str, headers: dict[str, str] | None = None) -> Any:
+        return connect(
+            self.base + path, additional_headers=headers, proxy=None, compression=None,
+            open_timeout=60, ping_interval=None, ssl=self.tls,
+            local_addr=(self.source, 0) if self.source else None,
+        )  # fmt: skip
+
+
+def address(i: int) -> str:
+    """The i-th client's own loopback address (127.1.0.1, 127.1.0.2, ...)."""
+    return f"127.1.{i // 250}.{i % 250 + 1}"
+
+
 class Server(Daphne):
     """A daphne process, with what the benchmark reports of it."""
+
+    def rss_mb(self) -> float:
+        """The resident set now (VmRSS)."""
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+        return float("nan")
 
     def peak_rss_mb(self) -> float:
         # VmHWM: the resident set's high-water mark, kept by the kernel (no psutil needed).
@@ -231,13 +268,10 @@ class Client:
         self.ws: Any = None
         self.task: asyncio.Task[None] | None = None
 
-    async def open(self, port: int) -> None:
+    async def open(self, target: Target) -> None:
         headers = {"Cookie": self.cookie} if self.cookie else None
         self.welcomed.clear()
-        self.ws = await connect(
-            f"ws://127.0.0.1:{port}/ws/match/{self.play.match_id}/", additional_headers=headers,
-            proxy=None, compression=None, open_timeout=60, ping_interval=None,
-        )  # fmt: skip
+        self.ws = await target.connect(f"/ws/match/{self.play.match_id}/", headers)
         self.task = asyncio.create_task(self._read())
         await self.ws.send('{"type":"hello","protocol":1}')
         await asyncio.wait_for(self.welcomed.wait(), 60)
@@ -335,11 +369,8 @@ class LobbySocket:
         self.ws: Any = None
         self.task: asyncio.Task[None] | None = None
 
-    async def open(self, port: int) -> None:
-        self.ws = await connect(
-            f"ws://127.0.0.1:{port}/ws/lobby/", proxy=None, compression=None, open_timeout=60,
-            ping_interval=None,
-        )  # fmt: skip
+    async def open(self, target: Target) -> None:
+        self.ws = await target.connect("/ws/lobby/")
         self.task = asyncio.create_task(self._read())
         await self.ws.send('{"type":"hello","protocol":1}')
         await asyncio.wait_for(self.welcomed.wait(), 60)
@@ -432,19 +463,29 @@ class Run:
     elapsed: float
     cpu_s: list[float]  # each server's CPU seconds during play
     client_cpu_s: float  # this process's (every client's) CPU seconds during play
+    proxy_cpu_s: float | None  # nginx's (master and worker), through the proxy
     computer: Stats  # the members' requests in matches against the computer
     computer_clients: list[Client]
 
 
 async def run_clients(
-    setup: dict[str, Any], servers: list[Server], args: argparse.Namespace
+    setup: dict[str, Any], servers: list[Server], args: argparse.Namespace, proxy: Proxy | None
 ) -> Run:
-    ports = [server.port for server in servers]
+    direct = [Target(f"ws://127.0.0.1:{server.port}") for server in servers]
+    sources = iter(range(10**6))
+
+    def target(n: int) -> Target:
+        """The n-th server in turn; through the proxy, its one address, from a new source."""
+        if proxy is None:
+            return direct[n % len(direct)]
+        return Target(proxy.url(""), tls, address(next(sources)))
+
+    tls = proxy.tls() if proxy is not None else None
     stats = Stats()
     rng = random.Random(1)
     plays: list[MatchPlay] = []
     seated: list[dict[str, Client]] = []
-    everyone: list[tuple[Client, int]] = []
+    everyone: list[tuple[Client, Target]] = []
     name = setup["cookie_name"]
     for i, row in enumerate(setup["matches"]):
         play = MatchPlay(row["match"], args.spectators)
@@ -452,11 +493,10 @@ async def run_clients(
         players = {s: Client(play, stats, s, f"{name}={row[s]}") for s in ("A", "B")}
         seated.append(players)
         # Spread each match's sockets over the servers: the players on different ones.
-        everyone += [(players["A"], ports[i % len(ports)]),
-                     (players["B"], ports[(i + 1) % len(ports)])]  # fmt: skip
+        everyone += [(players["A"], target(i)),
+                     (players["B"], target(i + 1))]  # fmt: skip
         everyone += [
-            (Client(play, stats, None, None), ports[(i + j) % len(ports)])
-            for j in range(args.spectators)
+            (Client(play, stats, None, None), target(i + j)) for j in range(args.spectators)
         ]
     # Matches against the computer: the member alone at the table, counted apart.
     computer = Stats()
@@ -465,10 +505,10 @@ async def run_clients(
         play = MatchPlay(row["match"], 0)
         member = Client(play, computer, "A", f"{name}={row['A']}")
         against.append((play, {"A": member}))
-        everyone.append((member, ports[i % len(ports)]))
+        everyone.append((member, target(i)))
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
 
-    async def open_one(client: Client, port: int) -> None:
+    async def open_one(client: Client, port: Target) -> None:
         # A handshake the server does not accept in time is retried, as a browser would.
         for attempt in range(CONNECT_ATTEMPTS):
             async with gate:
@@ -486,13 +526,13 @@ async def run_clients(
     by_id = {p.match_id: p for p in plays}
     lobbies = [LobbySocket(lobby, by_id, i < LOBBY_SAMPLE) for i in range(args.lobby)]
 
-    async def open_lobby(socket: LobbySocket, port: int) -> None:
+    async def open_lobby(socket: LobbySocket, port: Target) -> None:
         async with gate:
             await socket.open(port)
 
     began = time.monotonic()
     await asyncio.gather(*(open_one(c, p) for c, p in everyone))
-    await asyncio.gather(*(open_lobby(s, ports[i % len(ports)]) for i, s in enumerate(lobbies)))
+    await asyncio.gather(*(open_lobby(s, target(i)) for i, s in enumerate(lobbies)))
     connect_s = time.monotonic() - began
     print(f"  {len(everyone)} + {len(lobbies)} lobby sockets open in {connect_s:.1f} s",
           flush=True)  # fmt: skip
@@ -501,6 +541,7 @@ async def run_clients(
     lobby.latencies.clear()
 
     cpu_before = [server.cpu_seconds() for server in servers]
+    proxy_before = proxy.cpu_seconds() if proxy is not None else 0.0
     client_before = _own_cpu()
     start = time.monotonic()
     until = start + args.duration
@@ -516,6 +557,7 @@ async def run_clients(
         await asyncio.sleep(0.2)
     elapsed = time.monotonic() - start
     cpu_s = [server.cpu_seconds() - b for server, b in zip(servers, cpu_before, strict=True)]
+    proxy_cpu_s = proxy.cpu_seconds() - proxy_before if proxy is not None else None
     client_cpu_s = _own_cpu() - client_before
     mine = {id(s["A"]) for _, s in against}
     clients = [c for c, _ in everyone if id(c) not in mine]
@@ -529,7 +571,7 @@ async def run_clients(
     ]
     return Run(
         stats, plays, clients, lobbies, lobby, connect_s, elapsed, cpu_s, client_cpu_s,
-        computer, computer_clients,
+        proxy_cpu_s, computer, computer_clients,
     )  # fmt: skip
 
 
@@ -564,7 +606,10 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             env |= {"DATABASE_URL": database.url, "REDIS_URL": redis,
                     "CHANNEL_LAYER_PREFIX": prefix}  # fmt: skip
             servers_wanted = 2
+        if args.through_proxy:
+            env |= BEHIND_PROXY
         servers: list[Server] = []
+        proxy: Proxy | None = None
         try:
             began = time.monotonic()
             setup = run_django(
@@ -575,7 +620,12 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             servers = [Server(f"daphne-{i + 1}", env, Path(tmp)) for i in range(servers_wanted)]
             for server in servers:
                 server.wait_healthy()
-            run = asyncio.run(run_clients(setup, servers, args))
+            idle_rss = [s.rss_mb() for s in servers]
+            if args.through_proxy:
+                sockets = (2 + args.spectators) * args.matches + args.lobby + args.computer
+                # Two connections a socket (the client's, daphne's), and room to spare.
+                proxy = Proxy(Path(tmp) / "nginx", [s.port for s in servers], 2 * sockets + 256)
+            run = asyncio.run(run_clients(setup, servers, args, proxy))
             stats, plays, clients, elapsed = run.stats, run.plays, run.clients, run.elapsed
             final = run_django(env, "--django-final")["versions"]
             lost = sum(
@@ -591,6 +641,8 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             )
             asyncio.run(_close_all([*clients, *run.lobbies, *run.computer_clients]))
         finally:
+            if proxy is not None:
+                proxy.stop()
             for server in servers:
                 server.stop()
             if database is not None:
@@ -626,10 +678,18 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         "connect_retries": stats.connect_retries,
         "server_tracebacks": server_errors,
         "peak_rss_mb": rss,
+        # Each process's peak over its size before the clients came, per socket it served
+        # (the sockets spread evenly over the processes).
+        "kb_per_socket": round(
+            1024 * (sum(rss) - sum(idle_rss)) / max(1, len(clients) + len(run.lobbies)), 1
+        ),
         # CPU of each daphne during play, as a share of one core.
         "cpu_percent": [round(100 * c / elapsed, 1) for c in run.cpu_s],
         "client_cpu_percent": round(100 * run.client_cpu_s / elapsed, 1),
     }
+    if run.proxy_cpu_s is not None:
+        result["through_proxy"] = True
+        result["proxy_cpu_percent"] = round(100 * run.proxy_cpu_s / elapsed, 1)
     if run.lobbies:
         lobby_ms = sorted(x * 1000 for x in run.lobby.latencies)
         per_socket = run.lobby.updates / len(run.lobbies)
@@ -679,6 +739,9 @@ def main() -> None:
     parser.add_argument("--lobby", type=int, default=0, help="lobby sockets watching")
     parser.add_argument("--computer", type=int, default=0, help="matches against the computer")
     parser.add_argument("--computer-level", default="pro", choices=("novice", "club", "pro"))
+    parser.add_argument(
+        "--through-proxy", action="store_true", help="the shipped nginx in front (TLS)"
+    )
     parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -5,12 +5,19 @@ One daphne (SQLite, in-memory layer), one match: two players playing a request e
 (1,000), each from its own loopback address. Run twice: quietly, then with `--hostile`
 sockets (200) from 10 addresses flooding `hello`, `ping` and `aim` (half at 9 a second, half
 at 100), coming back a second after they are closed or refused; the players start 5 s into
-the attack. The players' client runs in this process, the crowd and the attackers in another
-(a client loop busy with a thousand sockets would delay the players' reading of their acks).
+the attack. The players' client runs in this process, the crowd in another (a client loop
+busy with a thousand sockets would delay the players' reading of their acks), the attackers
+in a third (a loop busy flooding would delay the crowd's reading of its events).
 Reports, for each run, the players' ack p50/p99/max (send to ack) and when the acks over
 100 ms came, the spectators' event p50/p99 (send to each spectator's copy), whether every
 honest spectator received every event, and the server's CPU. The last line printed is one
 JSON object.
+
+With `--through-proxy`, every client speaks TLS to the shipped nginx site (deploy/nginx/,
+with its per-address limits) in front of the daphne, which then counts each client's address
+from X-Forwarded-For (benchmarks/proxy.py); nginx's CPU and its refusals (429) are reported
+too. With `--probe`, the server also times its collector's pauses and its event loop's lag
+(benchmarks/probe/sitecustomize.py), reported over each run's play.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import os
 import random
 import resource
 import secrets
+import ssl
 import sys
 import tempfile
 import time
@@ -38,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_live import EVENT_HEAD, Server, _percentile, next_move  # noqa: E402
+from proxy import BEHIND_PROXY, Proxy  # noqa: E402
 
 from tests.live.harness import run_json  # noqa: E402
 
@@ -72,8 +81,10 @@ def address(i: int) -> str:
 class Socket:
     """One honest client: counts the events it receives and when."""
 
-    def __init__(self, url: str, source: str, cookie: str | None = None) -> None:
-        self.url, self.source, self.cookie = url, source, cookie
+    def __init__(
+        self, url: str, source: str, cookie: str | None = None, tls: ssl.SSLContext | None = None
+    ) -> None:
+        self.url, self.source, self.cookie, self.tls = url, source, cookie, tls
         self.versions: list[int] = []
         self.arrivals: dict[int, float] = {}
         self.snapshot: dict[str, Any] | None = None
@@ -86,7 +97,7 @@ class Socket:
         headers = {"Cookie": self.cookie} if self.cookie else None
         self.ws = await connect(
             self.url, additional_headers=headers, local_addr=(self.source, 0), proxy=None,
-            compression=None, open_timeout=60, ping_interval=None,
+            compression=None, open_timeout=60, ping_interval=None, ssl=self.tls,
         )  # fmt: skip
         self.reader = asyncio.create_task(self._read())
         await self.ws.send('{"type":"hello","protocol":1}')
@@ -112,7 +123,14 @@ class Socket:
                     self.acks[json.loads(text)["client_id"]] = now
 
 
-async def hostile(url: str, source: str, rate: float, stop: float, counts: dict[str, int]) -> None:
+async def hostile(
+    url: str,
+    source: str,
+    rate: float,
+    stop: float,
+    counts: dict[str, int],
+    tls: ssl.SSLContext | None,
+) -> None:
     """A stranger flooding hello, ping and aim at `rate` a second, back as soon as closed."""
     messages = ['{"type":"hello","protocol":1}', '{"type":"ping","version":0}',
                 '{"type":"aim","angle":1.0,"speed":3.0,"cue_ball":[0,-1150]}',
@@ -120,7 +138,7 @@ async def hostile(url: str, source: str, rate: float, stop: float, counts: dict[
     while time.monotonic() < stop:
         try:
             async with connect(url, local_addr=(source, 0), proxy=None, compression=None,
-                               open_timeout=10, ping_interval=None) as ws:  # fmt: skip
+                               open_timeout=10, ping_interval=None, ssl=tls) as ws:  # fmt: skip
                 counts["connected"] += 1
 
                 async def drain() -> None:
@@ -141,11 +159,34 @@ async def hostile(url: str, source: str, rate: float, stop: float, counts: dict[
             await asyncio.sleep(1.0)
 
 
+async def attackers(url: str, args: argparse.Namespace, stop: float, conn: Connection) -> None:
+    """The hostile sockets until `stop` (the machine's monotonic clock), then their counts."""
+    tls = _tls(args)
+    counts = {"connected": 0, "sent": 0, "answers": 0, "refused_or_closed": 0}
+    tasks = []
+    for i in range(args.hostile):
+        rate = 9.0 if i % 2 else 100.0  # just inside the limit, or far over it
+        source = f"127.2.0.{i % HOSTILE_ADDRESSES + 1}"
+        tasks.append(asyncio.create_task(hostile(url, source, rate, stop, counts, tls)))
+    await asyncio.sleep(max(0.0, stop - time.monotonic()))
+    for task in tasks:
+        task.cancel()
+    conn.send(counts)
+
+
+def attack_process(url: str, args: argparse.Namespace, stop: float, conn: Connection) -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    asyncio.run(attackers(url, args, stop, conn))
+
+
 async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connection) -> None:
-    """The honest spectators and the attackers, in a process of their own: a client loop
-    busy with a thousand sockets would otherwise delay the players' own reading of their
-    acks, and the figure is the server's."""
-    watchers = [Socket(url, address(i)) for i in range(args.spectators)]
+    """The honest spectators, in a process of their own (a client loop busy with a thousand
+    sockets would otherwise delay the players' own reading of their acks, and the figure is
+    the server's), and the attackers in a third (a loop busy flooding would delay the
+    spectators' reading of their events)."""
+    tls = _tls(args)
+    watchers = [Socket(url, address(i), tls=tls) for i in range(args.spectators)]
     gate = asyncio.Semaphore(20)
 
     async def open_one(s: Socket) -> None:
@@ -153,21 +194,24 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
             await s.open()
 
     await asyncio.gather(*(open_one(s) for s in watchers))
-    stop = time.monotonic() + args.duration + 5 * attack
-    counts = {"connected": 0, "sent": 0, "answers": 0, "refused_or_closed": 0}
-    attackers = []
+    loop = asyncio.get_running_loop()
+    attacker = None
     if attack:
-        for i in range(args.hostile):
-            rate = 9.0 if i % 2 else 100.0  # just inside the limit, or far over it
-            source = f"127.2.0.{i % HOSTILE_ADDRESSES + 1}"
-            attackers.append(asyncio.create_task(hostile(url, source, rate, stop, counts)))
+        # Until the players' last request has reached everyone (as long as they play, 2 s).
+        stop = time.monotonic() + 5 + args.duration + 2
+        ours, theirs = multiprocessing.Pipe()
+        attacker = multiprocessing.get_context("spawn").Process(
+            target=attack_process, args=(url, args, stop, theirs)
+        )
+        attacker.start()
         await asyncio.sleep(5)  # the flood is under way: its sockets are in and sending
     conn.send("go")
-    loop = asyncio.get_running_loop()
     sent: dict[int, float] = await loop.run_in_executor(None, conn.recv)
     await asyncio.sleep(2)  # the last event reaches everyone
-    for task in attackers:
-        task.cancel()
+    counts = None
+    if attacker is not None:
+        counts = await loop.run_in_executor(None, ours.recv)
+        attacker.join(30)
     events = [
         (w.arrivals[v] - t) * 1000 for w in watchers for v, t in sent.items() if v in w.arrivals
     ]
@@ -180,7 +224,7 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
         "event_p50_ms": _percentile(events, 50), "event_p99_ms": _percentile(events, 99),
         "honest_spectators": len(watchers), "events_missed": missing,
         "every_spectator_got_every_event": missing == 0,
-        **({"hostile": counts} if attack else {}),
+        **({"hostile": counts} if counts is not None else {}),
     })  # fmt: skip
 
 
@@ -190,10 +234,15 @@ def crowd_process(url: str, args: argparse.Namespace, attack: bool, conn: Connec
     asyncio.run(crowd(url, args, attack, conn))
 
 
-async def run(setup: dict[str, Any], port: int, args: argparse.Namespace, attack: bool):  # type: ignore[no-untyped-def]
-    url = f"ws://127.0.0.1:{port}/ws/match/{setup['match']}/"
+def _tls(args: argparse.Namespace) -> ssl.SSLContext | None:
+    """The clients' TLS, trusting the proxy's test certificate (made in each process)."""
+    return ssl.create_default_context(cafile=args.cert) if args.cert else None
+
+
+async def run(setup: dict[str, Any], url: str, args: argparse.Namespace, attack: bool):  # type: ignore[no-untyped-def]
     name = setup["cookie_name"]
-    players = {s: Socket(url, "127.0.0.1", f"{name}={setup[s]}") for s in ("A", "B")}
+    tls = _tls(args)
+    players = {s: Socket(url, "127.0.0.1", f"{name}={setup[s]}", tls) for s in ("A", "B")}
     for p in players.values():
         await p.open()
     # Monotonic clocks are the machine's: the crowd's arrival times compare with ours.
@@ -230,6 +279,7 @@ async def run(setup: dict[str, Any], port: int, args: argparse.Namespace, attack
         while snap["version"] + 1 not in actor.arrivals and time.monotonic() < t0 + 10:
             await asyncio.sleep(0.002)
         await asyncio.sleep(args.interval)
+    window = (start, time.monotonic())
     ours.send(sent)
     spectators = await loop.run_in_executor(None, ours.recv)
     helper.join(30)
@@ -241,7 +291,31 @@ async def run(setup: dict[str, Any], port: int, args: argparse.Namespace, attack
         "requests": len(sent),
         "ack_p50_ms": _percentile(ack_ms, 50), "ack_p99_ms": _percentile(ack_ms, 99),
         "ack_max_ms": round(ack_ms[-1], 1) if ack_ms else None,
-        "acks_over_100_ms": slow, **spectators,
+        "acks_over_100_ms": slow, **spectators, "window": window,
+    }  # fmt: skip
+
+
+def probe_summary(path: Path, window: tuple[float, float]) -> dict[str, Any]:
+    """The server's event-loop lag and collector's pauses during `window` (--probe)."""
+    try:
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+    except (OSError, ValueError):
+        return {}
+    start, stop = window
+    lags = sorted(
+        ms for kind, when, ms in (x for x in lines if x[0] == "lag") if start <= when <= stop
+    )
+    pauses = [(gen, ms) for kind, when, gen, ms in (x for x in lines if x[0] == "gc")
+              if start <= when <= stop]  # fmt: skip
+    by_generation = {
+        str(gen): {"count": len(ms), "max_ms": max(ms), "total_ms": round(sum(ms), 1)}
+        for gen in (0, 1, 2)
+        if (ms := [m for g, m in pauses if g == gen])
+    }
+    return {
+        "loop_lag_p50_ms": _percentile(lags, 50), "loop_lag_p99_ms": _percentile(lags, 99),
+        "loop_lag_max_ms": _percentile(lags, 100), "loop_lags_over_50_ms": sum(
+            1 for ms in lags if ms > 50), "gc": by_generation,
     }  # fmt: skip
 
 
@@ -253,6 +327,10 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between requests")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play per run")
     parser.add_argument("--runs", default="quiet,under_attack", help="which runs, in order")
+    parser.add_argument(
+        "--through-proxy", action="store_true", help="the shipped nginx in front (TLS)"
+    )
+    parser.add_argument("--probe", action="store_true", help="time the server's GC and loop lag")
     parser.add_argument("--django-setup", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.django_setup:
@@ -270,24 +348,52 @@ def main() -> None:
                 "PYTHONPATH": str(ROOT),
                 "PYTHONUNBUFFERED": "1", "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3",
                 "SNOOKER_MAX_SOCKETS_PER_MATCH": str(room)}  # fmt: skip
+        if args.through_proxy:
+            env |= BEHIND_PROXY
+        probe = Path(tmp) / "probe.json"
+        if args.probe:
+            env |= {"PYTHONPATH": f"{ROOT}:{ROOT / 'benchmarks' / 'probe'}",
+                    "BENCH_PROBE": str(probe)}  # fmt: skip
         setup = run_json(env, __file__, "--django-setup", timeout=600)
         server = Server("daphne", env, Path(tmp))
+        proxy: Proxy | None = None
+        args.cert = None
+        url = f"ws://127.0.0.1:{server.port}/ws/match/{setup['match']}/"
         try:
             server.wait_healthy()
+            if args.through_proxy:
+                # Two connections a socket (client, daphne), the crowd and the attack at once.
+                room = 2 * (args.spectators + args.hostile) + 256
+                proxy = Proxy(Path(tmp) / "nginx", [server.port], worker_connections=room)
+                args.cert = str(proxy.cert)
+                url = proxy.url(f"/ws/match/{setup['match']}/")
             for label in args.runs.split(","):
                 attack = label == "under_attack"
                 crowd = f"2 players + {args.spectators} spectators"
                 print(f"{label}: {crowd}" + (f" + {args.hostile} hostile" if attack else ""))
                 cpu, began = server.cpu_seconds(), time.monotonic()
-                results[label] = asyncio.run(run(setup, server.port, args, attack))
+                nginx_cpu = proxy.cpu_seconds() if proxy else 0.0
+                refused = proxy.refusals() if proxy else 0
+                results[label] = asyncio.run(run(setup, url, args, attack))
+                window = results[label].pop("window")
+                if args.probe:
+                    time.sleep(1.5)  # the probe's next write
+                    results[label]["server_probe"] = probe_summary(probe, window)
                 # The server's CPU over the whole run (the crowd's arrival included), as a
                 # share of one core.
-                share = (server.cpu_seconds() - cpu) / (time.monotonic() - began)
+                took = time.monotonic() - began
+                share = (server.cpu_seconds() - cpu) / took
                 results[label]["server_cpu_percent"] = round(100 * share, 1)
+                if proxy is not None:
+                    share = (proxy.cpu_seconds() - nginx_cpu) / took
+                    results[label]["proxy_cpu_percent"] = round(100 * share, 1)
+                    results[label]["proxy_refusals"] = proxy.refusals() - refused
                 print(f"  {results[label]}", flush=True)
             results["server_tracebacks"] = server.server_errors()  # type: ignore[assignment]
             results["peak_rss_mb"] = server.peak_rss_mb()  # type: ignore[assignment]
         finally:
+            if proxy is not None:
+                proxy.stop()
             server.stop()
     print(json.dumps(results))
 

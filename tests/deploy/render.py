@@ -52,11 +52,13 @@ def nginx(
     https_port: int = 443,
     http_port: int = 80,
     static_root: Path | None = None,
+    worker_connections: int = 4096,
 ) -> Nginx:
     """deploy/nginx/ rendered into `folder`: the site with its snippets, certificate, logs and
     static folder there, listening on the given ports (IPv4 only: a test machine may have no
     IPv6), proxying to daphne on `upstreams` (the shipped 8001, 8002 if None); and a main
-    configuration around it as Debian's nginx.conf would be."""
+    configuration around it as Debian's nginx.conf would be, with `worker_connections` (each
+    proxied websocket holds two: docs/deploy.md, "nginx")."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "logs").mkdir(exist_ok=True)
     (folder / "snippets").mkdir(exist_ok=True)
@@ -98,7 +100,8 @@ master_process on;
 worker_processes 1;
 pid {folder}/nginx.pid;
 error_log {folder}/logs/error.log warn;
-events {{ worker_connections 4096; }}
+worker_rlimit_nofile {2 * worker_connections + 64};
+events {{ worker_connections {worker_connections}; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;

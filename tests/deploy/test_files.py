@@ -43,6 +43,26 @@ def test_the_proxy_sets_the_forwarded_headers_rather_than_appending() -> None:
     assert _directives(site, "limit_conn") and _directives(site, "limit_req")
 
 
+def test_the_proxy_limits_websockets_per_address(settings: Settings) -> None:
+    """New websockets a second and websockets held open, per address, refused by nginx
+    before daphne parses a handshake (issue 24; bench_strangers.py --through-proxy)."""
+    site = (DEPLOY / "nginx" / "snooker.conf").read_text()
+    sockets = site[site.index("location /ws/ {") :]
+    sockets = sockets[: sockets.index("\n    }")]
+    zones = {
+        zone.split("zone=")[1].split(":")[0]: zone.split()[0]
+        for zone in _directives(site, "limit_(?:req|conn)_zone")
+    }
+    (rate,) = _directives(sockets, "limit_req")
+    (held,) = _directives(sockets, "limit_conn")
+    name, count = held.split()
+    assert zones[rate.split()[0].removeprefix("zone=")] == "$binary_remote_addr"
+    assert zones[name] == "$binary_remote_addr"
+    # Room for a clubhouse behind one NAT: the club's own cap in each of the two processes.
+    upstreams = re.findall(r"^\s*server 127\.0\.0\.1:\d+", site, flags=re.MULTILINE)
+    assert int(count) >= len(upstreams) * settings.SNOOKER["MAX_SOCKETS_PER_ADDRESS"]
+
+
 def test_the_static_files_headers_are_the_pages(settings: Settings) -> None:
     """nginx serves /static/ itself, with a copy of the headers the pages get from Django."""
     from csp.utils import build_policy
