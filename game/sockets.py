@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any, Generic, Protocol, TypeVar
 
 from autobahn.exception import Disconnected
@@ -36,6 +37,8 @@ from game.gates import GATE, Bucket, Flood
 from game.protocol import CLOSE_FLOOD, CLOSE_FULL
 from game.protocol.client_in import BadMessage
 from game.work import detach
+
+log = logging.getLogger(__name__)
 
 Message = dict[str, Any]
 
@@ -76,6 +79,8 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
         # The server's messages go into the backlog as they come; the consumer reads them
         # from there, one handler at a time.
         pump = asyncio.ensure_future(self._pump(receive))
+        pump.add_done_callback(self._pumped)
+        self.task = asyncio.current_task()
         try:
             await super().__call__(scope, self.backlog.get, send)
         finally:
@@ -87,6 +92,13 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
     async def _pump(self, receive: Any) -> None:
         while True:
             self.backlog.put_nowait(await receive())
+
+    def _pumped(self, pump: asyncio.Future[None]) -> None:
+        """Ends only when cancelled, or when the server's receive failed: then so does the
+        consumer (cleaned up as ever), rather than wait for messages that cannot come."""
+        if not pump.cancelled() and self.task is not None:
+            log.error("a socket's receive failed", exc_info=pump.exception())
+            self.task.cancel()
 
     async def dispatch(self, message: Message) -> None:
         # Channels (4.2+) first closes stale database connections, on its one shared database
