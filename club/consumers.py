@@ -7,59 +7,36 @@ A lobby socket hears the one lobby group's coalesced updates through its process
 challenges); a notices socket joins only their own group, and is refused to visitors. Both
 meet the match socket's protections: the same-origin handshake (game/origins.py wraps
 every websocket), the per-address and per-room caps of `game.gates.GATE` before any
-database work, a token bucket and the flood rule, one `hello`.
+database work, a token bucket, the flood rule and the backlog check, one `hello`: all of it
+the base every socket shares (game/sockets.py).
 """
 
 from __future__ import annotations
 
-import contextlib
-from typing import Any
-
-from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from accounts import addresses
 from club import lobby
 from club.process import LOBBY
-from club.protocol import (
-    CLOSE_FLOOD,
-    CLOSE_FULL,
-    CLOSE_SIGNED_OUT,
-    LOBBY_PROTOCOL,
-    client_in,
-    server_out,
-)
+from club.protocol import CLOSE_SIGNED_OUT, LOBBY_PROTOCOL, client_in, server_out
 from club.protocol.ipc import TextMessage, user_group
-from game.gates import GATE, Bucket, Flood
-from game.work import detach
+from game.sockets import Socket
 
 # The gate's room keys for the club's sockets (matches are positive).
 LOBBY_ROOM = -1
 NOTICES_ROOM = -2
 
 
-class ClubConsumer(AsyncWebsocketConsumer):
+class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
+    hello = client_in.Hello
+    version = LOBBY_PROTOCOL
+    protocol_name = "lobby protocol"
     lobby: bool = False  # the lobby's socket (LobbyConsumer) or a page's notices
-    address: str | None = None  # set while this socket holds a place at the gate
-    greeted: bool = False
-    gone: bool = False
     groups_joined: tuple[str, ...] = ()
 
     @property
     def room(self) -> int:
         return LOBBY_ROOM if self.lobby else NOTICES_ROOM
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        # However the consumer ends (a close, a crash, daphne killing a slow one), its place
-        # at the gate goes at once, and its groups soon after.
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            if not self.gone:
-                self._forget()
-                detach(self._discard())
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -68,70 +45,30 @@ class ClubConsumer(AsyncWebsocketConsumer):
         if not self.lobby and not self.member:
             await self.close(code=CLOSE_SIGNED_OUT)
             return
-        address = addresses.of_scope(self.scope)
-        conf = settings.SNOOKER
-        refusal = GATE.admit(address, self.room, False, settings.CLUB["MAX_LOBBY_SOCKETS"])
-        if refusal is not None:
-            await self.close(code=CLOSE_FULL, reason=refusal)
+        if not await self._admit(False, settings.CLUB["MAX_LOBBY_SOCKETS"]):
             return
-        self.address = address
         # A lobby socket sends a hello and a ping every half minute: a spectator's allowance.
-        self.bucket = Bucket(conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
-        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"], conf["FLOOD_CLOSE_REFUSED"])
+        conf = settings.SNOOKER
+        self._limit(conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
         await self.accept()
 
-    async def disconnect(self, code: int) -> None:
-        if not self.gone:
-            self._forget()
-            await self._discard()
-
     def _forget(self) -> None:
-        self.gone = True
-        if self.address is not None:
-            GATE.leave(self.address, self.room)
-            self.address = None
+        super()._forget()
         if self.greeted:
             LOBBY.detach()
             LOBBY.part(self)
 
-    async def _discard(self) -> None:
+    async def _remove(self) -> None:
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.take():
-            first, flooding = self.flood.refused()
-            if flooding:
-                if self.address is not None:
-                    GATE.penalise(self.address)
-                await self.close(code=CLOSE_FLOOD)
-            elif first:
-                await self._error("rate_limited", "too many messages; slow down")
-            return
-        try:
-            message = client_in.parse(text_data if bytes_data is None else bytes_data)
-        except client_in.BadMessage as exc:
-            await self._error(exc.code, exc.message)
-            return
-        if isinstance(message, client_in.Hello):
-            await self._hello(message)
-        elif not self.greeted:
-            await self._error("hello_first", "send hello before anything else")
-        else:
-            await self.send(server_out.Pong().text())
+    def parse(self, data: str | bytes | None) -> client_in.ClientMessage:
+        return client_in.parse(data)
 
-    async def _hello(self, message: client_in.Hello) -> None:
-        if self.greeted:
-            await self._error("already_greeted", "hello once per connection")
-            return
-        if message.protocol != LOBBY_PROTOCOL:
-            await self._error(
-                "protocol",
-                f"this server speaks lobby protocol {LOBBY_PROTOCOL}, not {message.protocol}; "
-                "reload the page",
-            )
-            return
-        self.greeted = True
+    async def take(self, message: client_in.ClientMessage) -> None:
+        await self.send(server_out.Pong().text())
+
+    async def greet(self, message: client_in.Hello) -> None:
         LOBBY.attach()
         # Join first, then read: whatever changes meanwhile comes after the welcome, and the
         # rows' versions let the browser keep the newest.
@@ -146,14 +83,8 @@ class ClubConsumer(AsyncWebsocketConsumer):
         welcome = await database_sync_to_async(lobby.welcome)(self.scope["user"], self.lobby)
         await self.send(welcome.text())
 
-    async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
-        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
-    ) -> None:
-        with contextlib.suppress(Disconnected):
-            await super().send(text_data, bytes_data, close)
-
-    async def _error(self, code: str, message: str) -> None:
-        await self.send(server_out.Error(code=code, message=message).text())
+    async def _error(self, code: str, detail: str, client_id: str | None = None) -> None:
+        await self.send(server_out.Error(code=code, message=detail).text())
 
     # --- from the channel layer: texts made once, sent as they are ----------------------------
     async def club_notice(self, event: TextMessage) -> None:

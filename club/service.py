@@ -38,18 +38,16 @@ from game import service as game_service
 from game.models import Match
 from rules import challenges as rules
 from rules.challenges import Answer, Format, Kind, Party, Status
-from rules.errors import IllegalRequest
+from rules.errors import IllegalRequest, Refused
 from rules.match import match_from_json
 
 
-class ClubError(Exception):
+class ClubError(Refused):
     """A refused action; nothing was changed but what `news` says (an expiry found on the
     way). `code` is stable: the pages word it (club/text.py)."""
 
     def __init__(self, code: str, message: str, news: News | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
         self.news = news or News()
 
 

@@ -13,12 +13,11 @@ from django.utils import timezone
 from computer.models import Computer
 from game import service as game_service
 from game.models import Match
+from rules.errors import Refused
 
 
-class ComputerError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
+class ComputerError(Refused):
+    """A refused match against the computer; nothing was made."""
 
 
 def play_computer(user: User, level: str, best_of: int) -> Match:

@@ -12,35 +12,29 @@ What a stranger can cost is bounded: sockets per address and per match are cappe
 is answered once per socket, and from what this process already holds (`TABLES`: one read
 per version for a whole crowd), a spectator's messages touch no database but for a frame's
 referee log (rate-limited per socket, and cached per process), and a socket refused for
-flooding without pause is closed (see docs/security.md).
+flooding without pause is closed (see docs/security.md). What every socket shares (the gate,
+the flood guard and the backlog, one hello, clean-up) is game/sockets.py's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from autobahn.exception import Disconnected
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from accounts import addresses
 from game import logs, presence, service
 from game.broadcast import LATEST, event_message, turn_of
 from game.fanout import FANOUT, Inbox
-from game.gates import GATE, Bucket, Flood
+from game.gates import Bucket
 from game.greetings import TABLES, Greeting
 from game.heartbeats import HEARTBEATS
 from game.models import Match
 from game.protocol import (
-    CLOSE_FLOOD,
-    CLOSE_FULL,
     CLOSE_NOT_FOUND,
     PROTOCOL_VERSION,
     client_in,
@@ -48,60 +42,36 @@ from game.protocol import (
 )
 from game.protocol.ipc import AimMessage, ClockMessage, EventMessage, PresenceMessage, group_name
 from game.shotclocks import CLOCKS
+from game.sockets import Socket
 from game.text import error_text, language_of
 from game.turns import NO_TURN, Turn
-from game.work import detach, play
+from game.work import play
 from rules.state import Player
 
 log = logging.getLogger(__name__)
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
+    hello = client_in.Hello
+    version = PROTOCOL_VERSION
+    hello_again = "hello once per connection; use ping to resync"
     match_id: int
     seat: Player | None = None
     practice: bool = False  # one member on both sides: the seat follows the turn
-    address: str | None = None  # set while this socket holds a place at the gate
     sent_version: int = 0
-    greeted: bool = False
-    gone: bool = False  # its rows and registrations have been cleaned up
     turn: Turn = NO_TURN
-    backlog: asyncio.Queue[Any] | None = None
-    flooded: bool = False
-    inbox: Inbox
+    latest_aim: str | None = None  # the newest aim not relayed yet (throttled)
+    aim_task: asyncio.Task[None] | None = None  # relays it when the rate allows
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        # The server's queue of this socket's messages not yet read (daphne and channels'
-        # test communicator both hand over an asyncio.Queue's `get`). A busy server reads
-        # slower than a flooder sends, so the token bucket alone, counting messages as they
-        # are read, would never see the flood: the backlog does.
-        queue = getattr(receive, "__self__", None)
-        self.backlog = queue if isinstance(queue, asyncio.Queue) else None
-        self.inbox = Inbox(self._take, self._quick)
-        # However the consumer ends (a close, a crash, daphne killing a slow one), its place
-        # at the gate and in the heartbeat goes at once, and its row soon after.
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            if not self.gone:
-                self._forget()
-                detach(self._remove_row())
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The match's broadcasts come from the process's relay (game/fanout.py), not through
+        # dispatch; they wait for this socket's own handler to finish, as dispatch's do.
+        self.inbox = Inbox(self.handle, self._quick, self.lock)
 
-    async def dispatch(self, message: Any) -> None:
-        # Channels (4.2+) first closes stale database connections, on its one shared database
-        # thread, before every message it dispatches: a thread hop per message, a thousand
-        # per broadcast to a crowd, each queued behind the crowd's database work, and a
-        # stroke's request behind all of them. Every database call here runs through
-        # DatabaseSyncToAsync, which closes stale connections around the call itself.
-        # The match's broadcasts come from the process's relay (game/fanout.py), not from
-        # here; they wait for this socket's own handler to finish, as they did in channels'.
-        async with self.inbox.lock:
-            await self._take(message)
-
-    async def _take(self, message: Any) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+    @property
+    def room(self) -> int:
+        return self.match_id
 
     def _quick(self, message: Any) -> bool:
         """Whether the relay may hand this socket `message` itself: it needs no database
@@ -118,8 +88,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        self.latest_aim: str | None = None
-        self.aim_task: asyncio.Task[None] | None = None
         user = self.scope.get("user")
         member = user is not None and user.is_authenticated
         # A stranger (no account: never a player) meets the gate before any database work.
@@ -138,27 +106,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if self.seat is not None
             else (conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
         )
-        self.bucket = Bucket(burst, rate)
-        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"], conf["FLOOD_CLOSE_REFUSED"])
+        self._limit(burst, rate)
         self.aim_bucket = Bucket(1, conf["AIM_PER_SECOND"])
         self.log_bucket = Bucket(conf["LOG_BURST"], conf["LOG_PER_SECOND"])
         await self.accept()
-
-    async def _admit(self, seated: bool) -> bool:
-        """Take a place at the gate, or close with the reason."""
-        address = addresses.of_scope(self.scope)
-        refusal = GATE.admit(address, self.match_id, seated)
-        if refusal is not None:
-            await self._close(CLOSE_FULL, refusal)
-            return False
-        self.address = address
-        return True
-
-    async def _close(self, code: int, reason: str | None = None) -> None:
-        if self.address is not None:
-            GATE.leave(self.address, self.match_id)
-            self.address = None
-        await self.close(code=code, reason=reason)
 
     def _load_seat(self) -> bool:
         row = Match.objects.filter(pk=self.match_id).first()
@@ -173,25 +124,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """The seat this socket's presence is kept under (practice: always A, for both)."""
         return "A" if self.practice and self.seat is not None else self.seat
 
-    async def disconnect(self, code: int) -> None:
-        if self.gone:
-            return
-        self._forget()
-        await self._remove_row()
-
     def _forget(self) -> None:
         """What needs no database: leave the gate and the heartbeat, stop the aim relay."""
-        self.gone = True
+        super()._forget()
         if self.aim_task is not None:
             self.aim_task.cancel()
-        if self.address is not None:
-            GATE.leave(self.address, self.match_id)
-            self.address = None
         if self.greeted:
             FANOUT.leave(self)
             HEARTBEATS.discard(self.channel_name)
 
-    async def _remove_row(self) -> None:
+    async def _remove(self) -> None:
         if not self.greeted:
             return
         if self._held is not None:  # a spectator's row goes with the next presence flush
@@ -201,56 +143,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
             HEARTBEATS.changed(self.match_id)
 
     # --- receiving ----------------------------------------------------------------------------
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.flooded:
-            return  # closed; what it sent meanwhile is dropped unread
-        if self.backlog is not None and self.backlog.qsize() > settings.SNOOKER["FLOOD_BACKLOG"]:
-            await self._flooded()
-            return
-        if not self.bucket.take():
-            first, flooding = self.flood.refused()
-            if flooding:
-                await self._flooded()
-            elif first:  # one answer per run of refusals: a flood is not answered in kind
-                await self._error("rate_limited", "too many messages; slow down")
-            return
-        try:
-            message = client_in.parse(text_data if bytes_data is None else bytes_data)
-        except client_in.BadMessage as exc:
-            await self._error(exc.code, exc.message, exc.client_id)
-            return
-        if isinstance(message, client_in.Hello):
-            await self._hello(message)
-        elif not self.greeted:
-            await self._error("hello_first", "send hello before anything else")
-        elif isinstance(message, client_in.Ping):
+    def parse(self, data: str | bytes | None) -> client_in.ClientMessage:
+        return client_in.parse(data)
+
+    async def take(self, message: client_in.ClientMessage) -> None:
+        if isinstance(message, client_in.Ping):
             await self._ping()
         elif isinstance(message, client_in.Aim):
             await self._aim(message)
         elif isinstance(message, client_in.LogRequest):
             await self._log(message)
-        else:
+        elif not isinstance(message, client_in.Hello):  # hellos are the base's
             await self._request(message)
 
-    async def _flooded(self) -> None:
-        """Close a flooding socket (the match goes on) and make its address wait."""
-        self.flooded = True
-        if self.address is not None:
-            GATE.penalise(self.address)
-        await self.close(code=CLOSE_FLOOD)
-
-    async def _hello(self, message: client_in.Hello) -> None:
-        if self.greeted:
-            await self._error("already_greeted", "hello once per connection; use ping to resync")
-            return
-        if message.protocol != PROTOCOL_VERSION:
-            await self._error(
-                "protocol",
-                f"this server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}; "
-                "reload the page",
-            )
-            return
-        self.greeted = True
+    async def greet(self, message: client_in.Hello) -> None:
         await FANOUT.join(self)
         if self._held is not None:  # the clock's start, if this starts it, is told on commit
             await database_sync_to_async(presence.connect)(
@@ -308,13 +214,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return Greeting(row.version, bare, bare, None, tuple(missed.texts), turn)
         story = logs.current_log(row)
         return Greeting(row.version, welcome(snapshot), bare, story, None, turn)
-
-    async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
-        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
-    ) -> None:
-        # The browser may have gone between the last message and this one: disconnect follows.
-        with contextlib.suppress(Disconnected):
-            await super().send(text_data, bytes_data, close)
 
     async def _error(self, code: str, detail: str, client_id: str | None = None) -> None:
         """A refusal: its stable code, and what it says to a person in the language of the

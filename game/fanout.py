@@ -65,11 +65,14 @@ class Inbox:
     own handlers (which hold `lock`)."""
 
     def __init__(
-        self, handle: Callable[[Message], Awaitable[None]], quick: Callable[[Message], bool]
+        self,
+        handle: Callable[[Message], Awaitable[None]],
+        quick: Callable[[Message], bool],
+        lock: asyncio.Lock | None = None,
     ) -> None:
         self.handle = handle  # the socket's handler for a message (may read the database)
         self.quick = quick  # whether handling a message now needs no database
-        self.lock = asyncio.Lock()
+        self.lock = lock or asyncio.Lock()  # the socket's own (game/sockets.py)
         self.waiting: deque[Message] = deque()
         self.draining: asyncio.Task[None] | None = None
 

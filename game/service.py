@@ -28,20 +28,15 @@ from game.signals import match_finished
 from rules import commands
 from rules import match as rules_match
 from rules.commands import Command
-from rules.errors import IllegalRequest
+from rules.errors import IllegalRequest, Refused
 from rules.match import Match as MatchState
 from rules.match import Outcome, match_from_json, match_to_json
 from rules.presence import Refusal
 from rules.state import PLAYERS, Player, is_player
 
 
-class ServiceError(Exception):
+class ServiceError(Refused):
     """A refused request; nothing was changed. `code` is stable for the protocol."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,7 +57,7 @@ from ladder.models import (
 from rules import commands, ratings
 from rules import ladder as rules
 from rules.challenges import Format, Kind, Status
-from rules.errors import IllegalRequest
+from rules.errors import IllegalRequest, Refused
 from rules.ladder import DefaultRule
 from rules.match import match_from_json
 
@@ -68,14 +68,9 @@ Kinds = HistoryEntry.Kind
 PLACES_APART = 1_000_000  # positions are rewritten through this offset (one member a place)
 
 
-class LadderError(Exception):
+class LadderError(Refused):
     """A refused action; nothing was changed. `code` is stable: the pages word it
     (ladder/text.py)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)

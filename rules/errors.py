@@ -3,6 +3,20 @@
 from __future__ import annotations
 
 
+class Refused(Exception):
+    """A request refused, with nothing changed. `code` is stable (the protocol sends it and
+    the pages word it); `message` says why in the protocol's words, for a client's author and
+    the logs. The one base of every layer's refusals: a message that does not parse
+    (`game.protocol.client_in.BadMessage`) and the services' errors (`game.service.
+    ServiceError`, `club.service.ClubError`, `ladder.service.LadderError`,
+    `computer.service.ComputerError`), so one `except Refused` answers any of them."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
 class IllegalRequest(ValueError):
     """A request the referee refuses; the state it was made against is unchanged.
 

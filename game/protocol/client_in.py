@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from rules.errors import Refused
 from rules.table import BALL_IDS, OBJECT_BALLS, WHITE
+
+M = TypeVar("M")
 
 MAX_MESSAGE_BYTES = 8192
 MAX_SPEED = 10.0  # m/s
@@ -108,23 +111,27 @@ _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 TYPES = ("hello", "stroke", "aim", "choose", "concede", "claim", "ping", "log")
 
 
-class BadMessage(ValueError):
-    """A message that does not parse; `code` is stable, the message is for people."""
+class BadMessage(Refused, ValueError):
+    """A message that does not parse, on any socket; with its client id if it had one."""
 
     def __init__(self, code: str, message: str, client_id: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
         self.client_id = client_id
 
 
 def parse(text: str | bytes | None) -> ClientMessage:
+    return parse_with(_ADAPTER, MAX_MESSAGE_BYTES, text)
+
+
+def parse_with(adapter: TypeAdapter[M], most: int, text: str | bytes | None) -> M:
+    """One of `adapter`'s messages from a frame of at most `most` bytes, or `BadMessage`: the
+    one parser of every socket's messages (the club's too)."""
     if text is None or isinstance(text, bytes):
         raise BadMessage("bad_json", "messages are JSON text frames")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise BadMessage("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
+    if len(text.encode("utf-8", "surrogatepass")) > most:
+        raise BadMessage("too_large", f"messages are at most {most} bytes")
     try:
-        return _ADAPTER.validate_json(text, strict=True)
+        return adapter.validate_json(text, strict=True)
     except ValidationError as exc:
         raise _refusal(text, exc) from None
 
@@ -161,4 +168,5 @@ __all__ = [
     "Ping",
     "Stroke",
     "parse",
+    "parse_with",
 ]

@@ -268,6 +268,22 @@ async def test_a_flood_is_closed(members, settings, set_clock) -> None:
     assert not connected and code == 4029  # the address waits
 
 
+async def test_a_backlog_of_unread_messages_is_a_flood(members, settings) -> None:
+    """A server too busy to read a lobby socket as fast as it sends still sees the flood."""
+    # The bucket would allow them all: only the backlog tells.
+    settings.SNOOKER = {**settings.SNOOKER, "FLOOD_BACKLOG": 20, "SPECTATOR_RATE_BURST": 100}
+    c = LobbyClient(address="10.6.0.2")
+    await c.open()
+    for _ in range(40):  # all queued before the consumer reads the first
+        await c.ws.send_input({"type": "websocket.receive", "text": '{"type":"ping"}'})
+    out = await c.ws.receive_output(timeout=2)
+    while out["type"] != "websocket.close":
+        out = await c.ws.receive_output(timeout=2)
+    assert out["code"] == 4008
+    connected, code = await LobbyClient(address="10.6.0.2").ws.connect()
+    assert not connected and code == 4029  # the address waits
+
+
 async def test_a_foreign_page_cannot_open_the_lobby_or_notices(members) -> None:
     for path in ("/ws/lobby/", "/ws/notices/"):
         own = WebsocketCommunicator(

@@ -1,0 +1,226 @@
+"""What every websocket of the site shares, written once: the match's (game/consumers.py) and
+the club's (club/consumers.py) consumers hold only what is theirs.
+
+- Admission: a place at the gate (`game.gates.GATE`) in the socket's room, left however the
+  consumer ends.
+- The flood guard: a token bucket per socket and the flood rule (`Bucket`, `Flood`), and the
+  backlog: the messages the browser sent that the consumer has not read yet. A busy server
+  reads slower than a flooder sends, so the bucket alone, counting messages as they are
+  read, would never see that flood: the backlog does.
+- `hello` once, in the socket's protocol version, before anything else; every refusal an
+  error answer, never a closed connection (but for a flood).
+- One handler at a time: the socket's own messages and whatever else is handed to it (the
+  match's relay, game/fanout.py) take `lock`.
+- Clean-up however the consumer ends (a close, a crash, daphne cancelling a slow one): the
+  place at the gate and what needs no database go at once (`_forget`), the rest soon after
+  (`_remove`, detached).
+
+Only channels' documented hooks are used: `__call__` (the ASGI entry, wrapped), `dispatch`
+(the handler of each message) and `disconnect`; the backlog is this consumer's own queue, fed
+from the server's `receive`, so nothing here reads the server's or channels' internals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Generic, Protocol, TypeVar
+
+from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from accounts import addresses
+from game.gates import GATE, Bucket, Flood
+from game.protocol import CLOSE_FLOOD, CLOSE_FULL
+from game.protocol.client_in import BadMessage
+from game.work import detach
+
+log = logging.getLogger(__name__)
+
+Message = dict[str, Any]
+
+
+class Hello(Protocol):
+    @property
+    def protocol(self) -> int: ...
+
+
+H = TypeVar("H", bound=Hello)  # the socket's hello
+M = TypeVar("M")  # any message of the socket's protocol
+
+
+class Socket(AsyncWebsocketConsumer, Generic[H, M]):
+    hello: type[H]  # the socket's hello message, answered here
+    version: int  # the protocol version its hello must name
+    protocol_name = "protocol"  # how a refused hello names it
+    hello_again = "hello once per connection"  # the answer to a second hello
+    address: str | None = None  # set while this socket holds a place at the gate
+    greeted: bool = False
+    gone: bool = False  # its places and registrations have been cleaned up
+    flooded: bool = False  # closed for flooding: what it sends meanwhile is dropped unread
+    bucket: Bucket
+    flood: Flood
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lock = asyncio.Lock()
+        self.backlog: asyncio.Queue[Any] = asyncio.Queue()  # ASGI events
+
+    @property
+    def room(self) -> int:
+        """The gate's key for what this socket joins (a match's id; the club's are negative)."""
+        raise NotImplementedError
+
+    # --- the consumer's life ------------------------------------------------------------------
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # The server's messages go into the backlog as they come; the consumer reads them
+        # from there, one handler at a time.
+        pump = asyncio.ensure_future(self._pump(receive))
+        pump.add_done_callback(self._pumped)
+        self.task = asyncio.current_task()
+        try:
+            await super().__call__(scope, self.backlog.get, send)
+        finally:
+            pump.cancel()
+            if not self.gone:
+                self._forget()
+                detach(self._remove())
+
+    async def _pump(self, receive: Any) -> None:
+        while True:
+            self.backlog.put_nowait(await receive())
+
+    def _pumped(self, pump: asyncio.Future[None]) -> None:
+        """Ends only when cancelled, or when the server's receive failed: then so does the
+        consumer (cleaned up as ever), rather than wait for messages that cannot come."""
+        if not pump.cancelled() and self.task is not None:
+            log.error("a socket's receive failed", exc_info=pump.exception())
+            self.task.cancel()
+
+    async def dispatch(self, message: Message) -> None:
+        # Channels (4.2+) first closes stale database connections, on its one shared database
+        # thread, before every message it dispatches: a thread hop per message, each queued
+        # behind the crowd's database work, and a stroke's request behind all of them. Every
+        # database call here runs through DatabaseSyncToAsync, which closes stale
+        # connections around the call itself, so the hop is left out.
+        async with self.lock:
+            await self.handle(message)
+
+    async def handle(self, message: Message) -> None:
+        """Run `message`'s handler (named by channels' `get_handler_name`), the lock held."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def disconnect(self, code: int) -> None:
+        if not self.gone:
+            self._forget()
+            await self._remove()
+
+    def _forget(self) -> None:
+        """What needs no database, at once: the place at the gate (subclasses add theirs)."""
+        self.gone = True
+        if self.address is not None:
+            GATE.leave(self.address, self.room)
+            self.address = None
+
+    async def _remove(self) -> None:
+        """What may wait on the database or the channel layer (subclasses' own)."""
+
+    # --- admission ----------------------------------------------------------------------------
+    async def _admit(self, seated: bool, cap: int | None = None) -> bool:
+        """Take a place at the gate, or close with the reason."""
+        address = addresses.of_scope(self.scope)
+        refusal = GATE.admit(address, self.room, seated, cap)
+        if refusal is not None:
+            await self._close(CLOSE_FULL, refusal)
+            return False
+        self.address = address
+        return True
+
+    def _limit(self, burst: float, rate: float) -> None:
+        """The socket's rate of messages, and the flood rule past it."""
+        conf = settings.SNOOKER
+        self.bucket = Bucket(burst, rate)
+        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"], conf["FLOOD_CLOSE_REFUSED"])
+
+    async def _close(self, code: int, reason: str | None = None) -> None:
+        if self.address is not None:
+            GATE.leave(self.address, self.room)
+            self.address = None
+        await self.close(code=code, reason=reason)
+
+    # --- receiving ----------------------------------------------------------------------------
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.flooded:
+            return
+        if self.backlog.qsize() > settings.SNOOKER["FLOOD_BACKLOG"]:
+            await self._flooded()
+            return
+        if not self.bucket.take():
+            first, flooding = self.flood.refused()
+            if flooding:
+                await self._flooded()
+            elif first:  # one answer per run of refusals: a flood is not answered in kind
+                await self._error("rate_limited", "too many messages; slow down")
+            return
+        try:
+            message = self.parse(text_data if bytes_data is None else bytes_data)
+        except BadMessage as exc:
+            await self._error(exc.code, exc.message, exc.client_id)
+            return
+        if isinstance(message, self.hello):
+            await self._hello(message)
+        elif not self.greeted:
+            await self._error("hello_first", "send hello before anything else")
+        else:
+            await self.take(message)
+
+    async def _flooded(self) -> None:
+        """Close a flooding socket (a match goes on) and make its address wait."""
+        self.flooded = True
+        if self.address is not None:
+            GATE.penalise(self.address)
+        await self.close(code=CLOSE_FLOOD)
+
+    async def _hello(self, message: H) -> None:
+        if self.greeted:
+            await self._error("already_greeted", self.hello_again)
+            return
+        if message.protocol != self.version:
+            await self._error(
+                "protocol",
+                f"this server speaks {self.protocol_name} {self.version}, "
+                f"not {message.protocol}; reload the page",
+            )
+            return
+        self.greeted = True
+        await self.greet(message)
+
+    # --- what each socket says for itself ------------------------------------------------------
+    def parse(self, data: str | bytes | None) -> M:
+        """A message of the socket's protocol, or `BadMessage`."""
+        raise NotImplementedError
+
+    async def greet(self, message: H) -> None:
+        """Answer the first hello, in the right version."""
+        raise NotImplementedError
+
+    async def take(self, message: M) -> None:
+        """Answer any other message, once greeted (every hello is answered here)."""
+        raise NotImplementedError
+
+    async def _error(self, code: str, detail: str, client_id: str | None = None) -> None:
+        """A refusal: its stable code, in the socket's error message."""
+        raise NotImplementedError
+
+    async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        # The browser may have gone between the last message and this one: disconnect follows.
+        with contextlib.suppress(Disconnected):
+            await super().send(text_data, bytes_data, close)
