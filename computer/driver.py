@@ -35,7 +35,7 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 
 from club.jobs import Periodic
-from computer.thinking import lower_priority, think
+from computer.thinking import start_worker, think
 from game import service
 from game.models import Match
 from game.protocol import client_in, server_out
@@ -65,7 +65,7 @@ def pool() -> Executor:
         _POOL = ProcessPoolExecutor(
             max_workers=settings.COMPUTER["WORKERS"],
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=lower_priority,
+            initializer=start_worker,
         )
     return _POOL
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import threading
 import time
 from typing import Any
 
@@ -22,12 +23,26 @@ from rules.state import Player
 NICENESS = 19
 
 
-def lower_priority() -> None:
-    """The pool's worker initialiser: lower this process's scheduling priority."""
+def start_worker() -> None:
+    """The pool's worker initialiser: lower this process's scheduling priority, and end it
+    when its server ends. A server killed outright (SIGKILL, a crash) cannot shut its pool
+    down, and a worker waiting for its next decision would wait for ever: its parent's
+    pid changing (the worker handed to init) is the sign."""
     os.nice(NICENESS)
     if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
         with contextlib.suppress(OSError):  # not allowed here: the niceness stands
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    server = os.getppid()
+    threading.Thread(target=_end_with, args=(server,), name="server-watch", daemon=True).start()
+
+
+PARENT_CHECK = 2.0  # seconds between looks at the worker's parent
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 def think(state: dict[str, Any], seat: Player, level: str, seed: int) -> tuple[str, dict[str, Any]]:
