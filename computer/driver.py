@@ -6,8 +6,9 @@ players' database thread, `game.work.play`), and while a computer seat is to act
 
 1. thinks in a bounded pool (`think`, a pure function of the stored match: the process pool
    keeps the event loop and the other tables free of its CPU);
-2. sends its aim to the table's group like a browser's, so the table shows it addressing the
-   ball, and waits a moment;
+2. once the balls of the last stroke have stopped on the watchers' tables (it thinks while
+   they roll), sends its aim to the table's group like a browser's, so the table shows it
+   addressing the ball, and waits a moment;
 3. submits the command through `game.service.submit`, exactly as a member's request (the
    same checks, the version it saw, a client id so a repeat is never applied twice), whose
    stored events the service broadcasts on commit, as for a member's.
@@ -24,9 +25,11 @@ drive failed) is picked up by `RESUME`: when the server's loop starts and then e
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
+from datetime import datetime, timedelta
 from typing import Any
 
 from channels.layers import get_channel_layer
@@ -36,8 +39,8 @@ from django.db.models import Q
 
 from club.jobs import Periodic
 from computer.thinking import start_worker, think
-from game import service
-from game.models import Match
+from game import clock, service, turns
+from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
 from game.protocol.ipc import group_name
 from game.signals import match_changed
@@ -76,9 +79,12 @@ def use_pool(executor: Executor | None) -> None:
     _POOL = executor
 
 
-def _turn(match_id: int) -> tuple[User, Player, str, dict[str, Any], int] | None:
-    """The computer's user, seat and level, the stored match and its version, if a computer
-    seat is to act now (and the match is the computer's); else None."""
+Turn = tuple[User, Player, str, dict[str, Any], int, datetime]
+
+
+def _turn(match_id: int) -> Turn | None:
+    """The computer's user, seat and level, the stored match, its version and when its table
+    is still, if a computer seat is to act now (and the match is the computer's); else None."""
     row = Match.objects.select_related("player_a__computer", "player_b__computer").get(pk=match_id)
     seats: dict[Player, User] = {"A": row.player_a, "B": row.player_b}
     computers = {s: u for s, u in seats.items() if hasattr(u, "computer")}
@@ -90,7 +96,17 @@ def _turn(match_id: int) -> tuple[User, Player, str, dict[str, Any], int] | None
     if seat is None or seat not in computers:
         return None
     user = computers[seat]
-    return user, seat, user.computer.level, row.state, row.version
+    return user, seat, user.computer.level, row.state, row.version, _still_at(row)
+
+
+def _still_at(row: Match) -> datetime:
+    """When the balls of the match's last event stop on the watchers' tables."""
+    last = MatchEvent.objects.filter(match=row, version=row.version)
+    created, payload = last.values_list("created", "payload").get()
+    event = json.loads(payload)
+    rolling = event["shot"]["duration"] if event.get("shot") else 0.0
+    still = turns.still_after(rolling, bool(event.get("frame_end")), bool(event.get("match_end")))
+    return created + timedelta(seconds=still)
 
 
 def request_of(kind: str, data: dict[str, Any], version: int) -> service.PlayerRequest:
@@ -135,11 +151,16 @@ async def drive(match_id: int) -> None:
             turn = await play(_turn, match_id)
             if turn is None:
                 return
-            user, seat, level, state, version = turn
+            user, seat, level, state, version, still_at = turn
             loop = asyncio.get_running_loop()
             kind, data = await loop.run_in_executor(
                 pool(), think, state, seat, level, match_id * 100_003 + version
             )
+            # It thinks while the balls roll, and plays once they have stopped, as a player
+            # must: the watchers see each stroke end, and its tables go at a player's pace.
+            rolling = (still_at - clock.now()).total_seconds()
+            if rolling > 0:
+                await clock.sleep(rolling)
             meant = data.pop("meant", None)
             if meant is not None:
                 await _address(match_id, seat, meant)

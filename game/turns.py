@@ -57,5 +57,10 @@ def deadline(
 def still_in(outcome: Outcome, state: MatchState) -> float:
     """Seconds until the table is still after `outcome`, as every browser shows it."""
     rolling = outcome.shot.duration if outcome.shot is not None else 0.0
-    held = FRAME_HOLD if outcome.frame_end is not None and not state.over else 0.0
-    return rolling + held
+    return still_after(rolling, outcome.frame_end is not None, state.over)
+
+
+def still_after(rolling: float, frame_ended: bool, match_over: bool) -> float:
+    """Seconds until the table is still: the stroke's balls rolling, then a finished frame's
+    last position held before the next rack."""
+    return rolling + (FRAME_HOLD if frame_ended and not match_over else 0.0)

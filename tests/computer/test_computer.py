@@ -78,6 +78,29 @@ async def test_the_computer_answers_a_members_stroke_through_the_service() -> No
     assert event is not None and event.actor == users["novice"]
 
 
+async def test_the_computer_plays_once_the_balls_have_stopped(set_clock) -> None:
+    """It thinks while its opponent's balls roll, and addresses the ball only once they have
+    stopped on the watchers' tables, as a player must."""
+    await database_sync_to_async(seats)()
+    alice = await database_sync_to_async(get_user_model().objects.create_user)("alice")
+    match = await database_sync_to_async(play_computer)(alice, "novice", 1)
+    client = Client(match.pk, alice)
+    await client.open()
+    await client.break_off()
+    rolling = (await client.expect("event"))["shot"]["duration"]
+    assert rolling > 2
+    drives = [t for t in driver._TASKS if not t.done()]
+    assert drives  # the break-off's broadcast started the computer's turn
+    await set_clock.until_asleep(*drives, timeout=30)  # it has decided, and waits
+    await set_clock.advance(rolling - 1)
+    while not await client.ws.receive_nothing(timeout=0.1):
+        await client.recv()
+    assert not [m for m in client.seen if m["type"] == "aim"]
+    await set_clock.advance(2)
+    assert (await client.expect("aim", timeout=30))["seat"] == "B"
+    assert (await client.expect("event", timeout=30))["seat"] == "B"
+
+
 def test_the_profile_shows_results_against_the_computer_apart() -> None:
     seats()
     member = get_user_model().objects.create_user("alice", password="pw")
