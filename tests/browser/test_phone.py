@@ -60,6 +60,7 @@ def pages(server: Server, club: dict[str, Any], logged_in: bool) -> list[str]:
         f"/match/{server.match_id}/",
         f"/match/{club['done']}/",
         f"/match/{club['done']}/replay/",
+        "/no-such-page/",  # the site's own 404
     ]
     if not logged_in:
         return [*common, "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/"]
@@ -69,6 +70,7 @@ def pages(server: Server, club: dict[str, Any], logged_in: bool) -> list[str]:
         "/challenges/invite/",
         f"/challenges/{club['challenge']}/",
         "/practice/",
+        "/computer/",
         "/accounts/password_change/",
         f"/match/{club['long']}/",
     ]
