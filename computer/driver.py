@@ -25,6 +25,7 @@ drive failed) is picked up by `RESUME`: when the server's loop starts and then e
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import multiprocessing
@@ -185,7 +186,10 @@ def _schedule(match_id: int) -> asyncio.Task[None] | None:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return None
-    task = loop.create_task(drive(match_id))
+    # In a context of its own: the event that schedules it may be told from a commit's
+    # async_to_sync (game.broadcast.on_commit), whose executor is gone by the time the drive
+    # has waited for the balls to stop; a drive must not inherit it.
+    task = loop.create_task(drive(match_id), context=contextvars.Context())
     _TASKS.add(task)
     task.add_done_callback(_TASKS.discard)
     return task
