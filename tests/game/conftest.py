@@ -5,6 +5,7 @@ from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
+from club import process as club_process
 from game import process, service
 from tests.clock import set_clock  # noqa: F401  # a fixture
 from tests.game.helpers import Client
@@ -31,6 +32,7 @@ def fresh_process_state():  # type: ignore[no-untyped-def]
     def reset() -> None:
         channel_layers.backends.clear()
         process.reset()
+        club_process.reset()  # the lobby hears the game's matches: nothing of theirs stays
         cache.clear()  # frames' logs are cached under match ids a later test will reuse
 
     reset()
