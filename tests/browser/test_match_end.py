@@ -45,7 +45,9 @@ def test_the_end_panel_links_and_a_declined_rematch(browser: Any, server: Server
     # Alice offers a rematch: Bob's panel offers it, and no toast lies over its buttons.
     alice.get_by_test_id("offer-rematch").click()
     expect(alice.get_by_test_id("rematch-offered")).to_be_visible()
-    expect(bob.get_by_test_id("rematch-offer")).to_contain_text("alice offers a rematch")
+    expect(bob.get_by_test_id("rematch-offer")).to_contain_text(
+        "alice offers a rematch", timeout=15_000
+    )  # another page: told through the club socket, as busy as the machine
     bob.wait_for_function("() => clubNotices().count === 1")  # the notice came
     # Read out by the toasts' live region, but not laid over the panel, nor tabbed to.
     expect(bob.get_by_test_id("toast")).to_have_class("toast sr-only")
@@ -54,7 +56,7 @@ def test_the_end_panel_links_and_a_declined_rematch(browser: Any, server: Server
 
     # Bob declines: Alice's panel says so, waits no more and offers again.
     bob.get_by_test_id("rematch-decline").click()
-    expect(alice.get_by_test_id("rematch-declined")).to_be_visible()
+    expect(alice.get_by_test_id("rematch-declined")).to_be_visible(timeout=15_000)
     expect(alice.get_by_test_id("rematch-offered")).to_have_count(0)
     expect(alice.get_by_test_id("rematch-withdraw")).to_have_count(0)
     expect(alice.get_by_test_id("offer-rematch")).to_be_visible()
