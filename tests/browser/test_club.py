@@ -49,7 +49,7 @@ def on_the_table(page: Page, server: Server, left: int | None = None) -> int:
     """The page went to a match (another than `left`, the one it is leaving); it is open and
     shown. Returns the match's id."""
     other = rf"(?!{left}/)" if left is not None else ""
-    page.wait_for_url(re.compile(rf".*/match/{other}\d+/$"), timeout=15_000)
+    page.wait_for_url(re.compile(rf".*/match/{other}\d+/$"), timeout=45_000)
     match_id = int(page.url.rstrip("/").rsplit("/", 1)[-1])
     page.goto(f"{server.url}/match/{match_id}/?playback={PLAYBACK}")
     page.wait_for_function("() => window.snookerState && snookerState().connection === 'open'")
