@@ -25,7 +25,6 @@ drive failed) is picked up by `RESUME`: when the server's loop starts and then e
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import json
 import logging
 import multiprocessing
@@ -80,10 +79,10 @@ def use_pool(executor: Executor | None) -> None:
     _POOL = executor
 
 
-Turn = tuple[User, Player, str, dict[str, Any], int, datetime]
+ComputerTurn = tuple[User, Player, str, dict[str, Any], int, datetime]
 
 
-def _turn(match_id: int) -> Turn | None:
+def _turn(match_id: int) -> ComputerTurn | None:
     """The computer's user, seat and level, the stored match, its version and when its table
     is still, if a computer seat is to act now (and the match is the computer's); else None."""
     row = Match.objects.select_related("player_a__computer", "player_b__computer").get(pk=match_id)
@@ -186,10 +185,7 @@ def _schedule(match_id: int) -> asyncio.Task[None] | None:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return None
-    # In a context of its own: the event that schedules it may be told from a commit's
-    # async_to_sync (game.broadcast.on_commit), whose executor is gone by the time the drive
-    # has waited for the balls to stop; a drive must not inherit it.
-    task = loop.create_task(drive(match_id), context=contextvars.Context())
+    task = loop.create_task(drive(match_id))
     _TASKS.add(task)
     task.add_done_callback(_TASKS.discard)
     return task

@@ -10,6 +10,8 @@ heard here), so a ping costs no database read unless the socket is behind."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -50,8 +52,17 @@ def on_commit(send: Callable[[], Coroutine[Any, Any, None]]) -> None:
     thread of the server's (a view, the players' database thread) it runs on the server's
     event loop while the thread waits, so what an action stores leaves in the order it was
     stored. A failure to send is logged and changes nothing stored: sockets fill any gap
-    from the database."""
-    transaction.on_commit(lambda: async_to_sync(send)(), robust=True)
+    from the database.
+
+    The send runs in a context of its own: what it starts (a computer's drive, heard through
+    `match_changed`) outlives this call, and must not inherit the waiting thread's executor,
+    gone once the call returns."""
+
+    async def apart() -> None:
+        loop = asyncio.get_running_loop()
+        await loop.create_task(send(), context=contextvars.Context())
+
+    transaction.on_commit(lambda: async_to_sync(apart)(), robust=True)
 
 
 def publish_on_commit(match_id: int, stored: Stored) -> None:
