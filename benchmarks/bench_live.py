@@ -28,7 +28,8 @@ with and without them to see what the computer's thinking costs the other tables
 With `--through-proxy`, the clients speak TLS to the shipped nginx site (deploy/nginx/, its
 limits as shipped) in front of the daphne processes, each client from a loopback address of
 its own as browsers on the internet would be (benchmarks/proxy.py); nginx's CPU is reported
-beside the servers'.
+beside the servers'. With `--probe`, each server times its collector's pauses and its event
+loop's lag during play (benchmarks/probe/).
 
 The clients all run in this one asyncio process; their JSON handling is kept minimal (only the
 players parse events in full, for the snapshot) so that the clients are not the bottleneck.
@@ -65,6 +66,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from probe import environment as probe_environment  # noqa: E402
+from probe import percentile  # noqa: E402
+from probe import summary as probe_summary  # noqa: E402
 from proxy import BEHIND_PROXY, Proxy  # noqa: E402
 
 from tests.live.harness import (  # noqa: E402
@@ -238,8 +242,10 @@ class Stats:
     timeline: list[tuple[float, float]] = field(default_factory=list)  # (sent, latency)
     # Send to ack: the service's share (queueing for the database thread, physics, commit).
     ack_latencies: list[float] = field(default_factory=list)
+    ack_timeline: list[tuple[float, float]] = field(default_factory=list)  # (sent, latency)
     settled: int = 0
     by_10s: list[float | None] = field(default_factory=list)
+    ack_by_10s: list[float | None] = field(default_factory=list)
 
 
 @dataclass
@@ -316,6 +322,7 @@ class Client:
             sent = self.play.sent_at.get(message["version"])
             if sent is not None and not message["duplicate"]:
                 self.stats.ack_latencies.append(now - sent)
+                self.stats.ack_timeline.append((sent, now - sent))
 
     def _event(self, version: int, now: float) -> None:
         if version != self.version + 1:
@@ -451,6 +458,14 @@ async def drive_match(
         await asyncio.sleep(max(0.0, min(tick, until) - time.monotonic()))
 
 
+def _p99_by_10s(timeline: list[tuple[float, float]], start: float) -> list[float | None]:
+    """The p99 of (sent, latency) pairs in each 10 s of play, by send time, in ms."""
+    buckets: dict[int, list[float]] = {}
+    for sent, latency in timeline:
+        buckets.setdefault(int((sent - start) // 10), []).append(latency * 1000)
+    return [percentile(sorted(buckets.get(i, [])), 99) for i in range(max(buckets, default=-1) + 1)]
+
+
 # --- one set-up ---------------------------------------------------------------------------------
 @dataclass
 class Run:
@@ -463,6 +478,7 @@ class Run:
     elapsed: float
     cpu_s: list[float]  # each server's CPU seconds during play
     client_cpu_s: float  # this process's (every client's) CPU seconds during play
+    window: tuple[float, float]  # play, on the machine's monotonic clock (for --probe)
     proxy_cpu_s: float | None  # nginx's (master and worker), through the proxy
     computer: Stats  # the members' requests in matches against the computer
     computer_clients: list[Client]
@@ -563,15 +579,11 @@ async def run_clients(
     clients = [c for c, _ in everyone if id(c) not in mine]
     computer_clients = [s["A"] for _, s in against]
     # p99 latency per 10 s of play (by send time): shows whether the tail is a stall.
-    buckets: dict[int, list[float]] = {}
-    for sent, latency in stats.timeline:
-        buckets.setdefault(int((sent - start) // 10), []).append(latency * 1000)
-    stats.by_10s = [
-        _percentile(sorted(buckets.get(i, [])), 99) for i in range(max(buckets, default=-1) + 1)
-    ]
+    stats.by_10s = _p99_by_10s(stats.timeline, start)
+    stats.ack_by_10s = _p99_by_10s(stats.ack_timeline, start)
     return Run(
         stats, plays, clients, lobbies, lobby, connect_s, elapsed, cpu_s, client_cpu_s,
-        proxy_cpu_s, computer, computer_clients,
+        (start, start + elapsed), proxy_cpu_s, computer, computer_clients,
     )  # fmt: skip
 
 
@@ -608,6 +620,9 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             servers_wanted = 2
         if args.through_proxy:
             env |= BEHIND_PROXY
+        probe = Path(tmp) / "probe"
+        if args.probe:
+            env |= probe_environment(ROOT, probe)
         servers: list[Server] = []
         proxy: Proxy | None = None
         try:
@@ -632,6 +647,9 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
                 max(0, final[str(c.play.match_id)] - c.start_version - c.seen) for c in clients
             )
             rss = [s.peak_rss_mb() for s in servers]
+            if args.probe:
+                time.sleep(1.5)  # the probes' next write
+                probes = [probe_summary(probe, s.proc.pid, run.window) for s in servers]
             server_errors = sum(s.server_errors() for s in servers)
             dropped = stats.disconnects  # sockets the servers closed during the run
             # What the matches against the computer did: the members' requests, and the
@@ -663,13 +681,14 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         "requests": requests,
         "settled": stats.settled,
         "skipped_ticks": skipped,
-        "p50_ms": _percentile(ms, 50),
-        "p99_ms": _percentile(ms, 99),
-        "max_ms": _percentile(ms, 100),
-        "ack_p50_ms": _percentile(ack_ms, 50),
-        "ack_p99_ms": _percentile(ack_ms, 99),
+        "p50_ms": percentile(ms, 50),
+        "p99_ms": percentile(ms, 99),
+        "max_ms": percentile(ms, 100),
+        "ack_p50_ms": percentile(ack_ms, 50),
+        "ack_p99_ms": percentile(ack_ms, 99),
         "strokes_per_s": round(stats.settled / elapsed, 2),
         "p99_ms_by_10s": stats.by_10s,
+        "ack_p99_ms_by_10s": stats.ack_by_10s,
         "errors": sum(stats.errors.values()),
         "error_codes": dict(stats.errors),
         "lost": lost,
@@ -687,6 +706,8 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         "cpu_percent": [round(100 * c / elapsed, 1) for c in run.cpu_s],
         "client_cpu_percent": round(100 * run.client_cpu_s / elapsed, 1),
     }
+    if args.probe:
+        result["server_probe"] = probes
     if run.proxy_cpu_s is not None:
         result["through_proxy"] = True
         result["proxy_cpu_percent"] = round(100 * run.proxy_cpu_s / elapsed, 1)
@@ -696,9 +717,9 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         result |= {
             "lobby_updates_per_socket_per_s": round(per_socket / elapsed, 2),
             "lobby_bytes_per_update": round(run.lobby.bytes / max(1, run.lobby.updates)),
-            "lobby_p50_ms": _percentile(lobby_ms, 50),
-            "lobby_p99_ms": _percentile(lobby_ms, 99),
-            "lobby_max_ms": _percentile(lobby_ms, 100),
+            "lobby_p50_ms": percentile(lobby_ms, 50),
+            "lobby_p99_ms": percentile(lobby_ms, 99),
+            "lobby_max_ms": percentile(lobby_ms, 100),
             "lobby_samples": len(lobby_ms),
             "lobby_disconnects": run.lobby.disconnects,
         }
@@ -709,19 +730,11 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             "level": args.computer_level,
             "member_requests": sum(c.play.requests for c in run.computer_clients),
             "events": computer_events,
-            "member_ack_p99_ms": _percentile(member_acks, 99),
+            "member_ack_p99_ms": percentile(member_acks, 99),
             "errors": dict(run.computer.errors),
         }
     print(f"  {result}", flush=True)
     return result
-
-
-def _percentile(sorted_values: list[float], p: float) -> float | None:
-    """Nearest-rank percentile of an ascending list (None if empty)."""
-    if not sorted_values:
-        return None
-    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
-    return round(sorted_values[rank - 1], 1)
 
 
 async def _close_all(clients: list[Client | LobbySocket]) -> None:
@@ -742,6 +755,7 @@ def main() -> None:
     parser.add_argument(
         "--through-proxy", action="store_true", help="the shipped nginx in front (TLS)"
     )
+    parser.add_argument("--probe", action="store_true", help="time the servers' GC and loop lag")
     parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -45,7 +45,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_live import EVENT_HEAD, Server, _percentile, next_move  # noqa: E402
+from bench_live import EVENT_HEAD, Server, next_move  # noqa: E402
+from probe import environment as probe_environment  # noqa: E402
+from probe import percentile  # noqa: E402
+from probe import summary as probe_summary  # noqa: E402
 from proxy import BEHIND_PROXY, Proxy  # noqa: E402
 
 from tests.live.harness import run_json  # noqa: E402
@@ -221,7 +224,7 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
             await w.ws.close()
     events.sort()
     conn.send({
-        "event_p50_ms": _percentile(events, 50), "event_p99_ms": _percentile(events, 99),
+        "event_p50_ms": percentile(events, 50), "event_p99_ms": percentile(events, 99),
         "honest_spectators": len(watchers), "events_missed": missing,
         "every_spectator_got_every_event": missing == 0,
         **({"hostile": counts} if counts is not None else {}),
@@ -289,33 +292,9 @@ async def run(setup: dict[str, Any], url: str, args: argparse.Namespace, attack:
     ack_ms = sorted(a * 1000 for a in acks)
     return {
         "requests": len(sent),
-        "ack_p50_ms": _percentile(ack_ms, 50), "ack_p99_ms": _percentile(ack_ms, 99),
+        "ack_p50_ms": percentile(ack_ms, 50), "ack_p99_ms": percentile(ack_ms, 99),
         "ack_max_ms": round(ack_ms[-1], 1) if ack_ms else None,
         "acks_over_100_ms": slow, **spectators, "window": window,
-    }  # fmt: skip
-
-
-def probe_summary(path: Path, window: tuple[float, float]) -> dict[str, Any]:
-    """The server's event-loop lag and collector's pauses during `window` (--probe)."""
-    try:
-        lines = [json.loads(line) for line in path.read_text().splitlines()]
-    except (OSError, ValueError):
-        return {}
-    start, stop = window
-    lags = sorted(
-        ms for kind, when, ms in (x for x in lines if x[0] == "lag") if start <= when <= stop
-    )
-    pauses = [(gen, ms) for kind, when, gen, ms in (x for x in lines if x[0] == "gc")
-              if start <= when <= stop]  # fmt: skip
-    by_generation = {
-        str(gen): {"count": len(ms), "max_ms": max(ms), "total_ms": round(sum(ms), 1)}
-        for gen in (0, 1, 2)
-        if (ms := [m for g, m in pauses if g == gen])
-    }
-    return {
-        "loop_lag_p50_ms": _percentile(lags, 50), "loop_lag_p99_ms": _percentile(lags, 99),
-        "loop_lag_max_ms": _percentile(lags, 100), "loop_lags_over_50_ms": sum(
-            1 for ms in lags if ms > 50), "gc": by_generation,
     }  # fmt: skip
 
 
@@ -352,8 +331,7 @@ def main() -> None:
             env |= BEHIND_PROXY
         probe = Path(tmp) / "probe.json"
         if args.probe:
-            env |= {"PYTHONPATH": f"{ROOT}:{ROOT / 'benchmarks' / 'probe'}",
-                    "BENCH_PROBE": str(probe)}  # fmt: skip
+            env |= probe_environment(ROOT, probe)
         setup = run_json(env, __file__, "--django-setup", timeout=600)
         server = Server("daphne", env, Path(tmp))
         proxy: Proxy | None = None
@@ -378,7 +356,7 @@ def main() -> None:
                 window = results[label].pop("window")
                 if args.probe:
                     time.sleep(1.5)  # the probe's next write
-                    results[label]["server_probe"] = probe_summary(probe, window)
+                    results[label]["server_probe"] = probe_summary(probe, server.proc.pid, window)
                 # The server's CPU over the whole run (the crowd's arrival included), as a
                 # share of one core.
                 took = time.monotonic() - began

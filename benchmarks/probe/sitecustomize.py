@@ -1,9 +1,10 @@
 """Loaded into a benchmark's daphne by `--probe` (this folder on its PYTHONPATH; Python
 imports `sitecustomize` at start-up): times the collector's pauses (`gc.callbacks`) and the
 event loop's lag (a thread asks the loop to run a callback every 20 ms and times how late it
-runs), and appends what is new of both, stamped with the machine's monotonic clock, to the
-file named by BENCH_PROBE every second (JSON lines). The benchmark reads the window of each
-run (bench_strangers.probe_summary)."""
+runs), and appends what is new of both, stamped with the machine's monotonic clock, every
+second to the file named by BENCH_PROBE suffixed with the process id (JSON lines), with how
+long the players' requests took where they go (`_time_requests`). The benchmark reads the
+window of each run (probe.summary)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ def _start(out: str) -> None:
             pauses.append((now, info["generation"], round((now - began.pop()) * 1000, 2)))
 
     gc.callbacks.append(collected)
+    spans: list[tuple[str, float, float]] = []  # (what, when it began, ms)
+    timed: list[bool] = []
 
     def watch() -> None:
         loop = None
@@ -45,6 +48,8 @@ def _start(out: str) -> None:
             lags.append((asked, (time.monotonic() - asked) * 1e3))
 
         while True:
+            if not timed and _time_requests(spans):
+                timed.append(True)
             asked = time.monotonic()
             loop.call_soon_threadsafe(ran, asked)
             time.sleep(EVERY)
@@ -53,11 +58,46 @@ def _start(out: str) -> None:
                 # Appends and pops are atomic: nothing is lost between the two threads.
                 lines = [json.dumps(["lag", *lags.pop(0)]) for _ in range(len(lags))]
                 lines += [json.dumps(["gc", *pauses.pop(0)]) for _ in range(len(pauses))]
+                lines += [json.dumps(["span", *spans.pop(0)]) for _ in range(len(spans))]
                 with open(out, "a") as f:
                     f.write("".join(line + "\n" for line in lines))
 
     threading.Thread(target=watch, name="bench-probe", daemon=True).start()
 
 
+def _time_requests(spans: list[tuple[str, float, float]]) -> bool:
+    """Once the server's modules are loaded, time each player's request where it goes:
+    "play" on the event loop from the consumer's call to its answer (the wait for the
+    players' thread included), "submit" on that thread (database, rules, the commit's
+    publish), "rules" the rules core alone (physics and referee). False until loaded."""
+    consumers, service = sys.modules.get("game.consumers"), sys.modules.get("game.service")
+    if consumers is None or service is None or not hasattr(consumers, "MatchConsumer"):
+        return False
+
+    def timing(what: str, run: Any) -> Any:
+        def timed(*args: Any) -> Any:
+            began = time.monotonic()
+            try:
+                return run(*args)
+            finally:
+                spans.append((what, began, (time.monotonic() - began) * 1e3))
+
+        return timed
+
+    play = consumers.play
+
+    async def timed_play(*args: Any) -> Any:
+        began = time.monotonic()
+        try:
+            return await play(*args)
+        finally:
+            spans.append(("play", began, (time.monotonic() - began) * 1e3))
+
+    consumers.play = timed_play
+    service.submit = timing("submit", service.submit)
+    service.rules_match.apply = timing("rules", service.rules_match.apply)
+    return True
+
+
 if OUT:
-    _start(OUT)
+    _start(f"{OUT}.{os.getpid()}")

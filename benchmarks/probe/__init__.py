@@ -1,0 +1,61 @@
+"""`--probe` for the benchmarks: what to add to a server's environment so that it loads
+sitecustomize.py from this folder, and the summary of what that wrote over a window of the
+run (the servers' collector pauses and event-loop lag), and the benchmarks' percentile."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+
+def environment(root: Path, out: Path) -> dict[str, str]:
+    """A server's environment additions: the project and this folder on its path, and the
+    file its probe appends to (one per process: `out` suffixed with the process id)."""
+    return {"PYTHONPATH": f"{root}:{HERE}", "BENCH_PROBE": str(out)}
+
+
+def summary(out: Path, pid: int, window: tuple[float, float]) -> dict[str, Any]:
+    """Process `pid`'s event-loop lag, collector's pauses and players' requests (where
+    their time went) during `window`."""
+    try:
+        lines = [json.loads(line) for line in Path(f"{out}.{pid}").read_text().splitlines()]
+    except (OSError, ValueError):
+        return {}
+    start, stop = window
+    lags = sorted(
+        ms for kind, when, ms in (x for x in lines if x[0] == "lag") if start <= when <= stop
+    )
+    pauses = [(gen, ms) for kind, when, gen, ms in (x for x in lines if x[0] == "gc")
+              if start <= when <= stop]  # fmt: skip
+    spans: dict[str, list[float]] = {}
+    for _, what, when, ms in (x for x in lines if x[0] == "span"):
+        if start <= when <= stop:
+            spans.setdefault(what, []).append(ms)
+    requests = {
+        what: {"count": len(ms), "p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99),
+               "max_ms": percentile(ms, 100)}
+        for what, unsorted in spans.items()
+        if (ms := sorted(unsorted))
+    }  # fmt: skip
+    by_generation = {
+        str(gen): {"count": len(ms), "max_ms": max(ms), "total_ms": round(sum(ms), 1)}
+        for gen in (0, 1, 2)
+        if (ms := [m for g, m in pauses if g == gen])
+    }
+    return {
+        "loop_lag_p50_ms": percentile(lags, 50), "loop_lag_p99_ms": percentile(lags, 99),
+        "loop_lag_max_ms": percentile(lags, 100), "loop_lags_over_50_ms": sum(
+            1 for ms in lags if ms > 50), "gc": by_generation, "requests": requests,
+    }  # fmt: skip
+
+
+def percentile(sorted_values: list[float], p: float) -> float | None:
+    """Nearest-rank percentile of an ascending list (None if empty)."""
+    if not sorted_values:
+        return None
+    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
+    return round(sorted_values[rank - 1], 1)
