@@ -620,7 +620,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             servers_wanted = 2
         if args.through_proxy:
             env |= BEHIND_PROXY
-        probe = Path(tmp) / "probe"
+        probe = Path(os.environ.get("BENCH_PROBE_AT", Path(tmp) / "probe"))
         if args.probe:
             env |= probe_environment(ROOT, probe)
         servers: list[Server] = []

@@ -44,7 +44,7 @@ from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
 from game.protocol.ipc import group_name
 from game.signals import match_changed
-from game.work import play
+from game.work import cancel, play
 from rules import commands
 from rules.commands import Choose, Command, Concede, Stroke
 from rules.match import match_from_json
@@ -231,6 +231,16 @@ def start_with_the_server() -> None:
 
     twisted_loop.call_soon(warm)
     twisted_loop.call_soon(RESUME.start)
+
+
+def reset() -> None:
+    """Forget every match (tests: each runs on its own event loop, and a later test's match
+    may take an earlier one's id)."""
+    for task in list(_TASKS):
+        cancel(task)
+    _TASKS.clear()
+    _BUSY.clear()
+    _KNOWN.clear()
 
 
 def listen() -> None:

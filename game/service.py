@@ -266,27 +266,42 @@ def submit(match_id: int, user: Visitor, message: PlayerRequest) -> Applied:
     try:
         with transaction.atomic():
             row = Match.objects.select_for_update().get(pk=match_id)
-            seen = _seen(match_id, user, client_id)
-            if seen is not None:
-                return _again(row, seen, command)
-            seat = seat_of(row, user)
-            if seat is None:
-                raise ServiceError("not_a_player", "only the two players may play")
-            _check(row, seat, message)
             try:
-                stored = _apply(row, match_from_json(row.state), seat, command, user, client_id)
-            except IllegalRequest as exc:
-                raise ServiceError(exc.code, exc.detail) from None
+                stored = _play(row, user, message, command)
+            except ServiceError:
+                # A repeat of a request applied earlier (its answer lost with a connection)
+                # is refused as stale or out of turn: answer it with what it stored. Only a
+                # refusal looks, so a new request costs no read for it; a repeat that is
+                # still allowed fails on the unique client id, below.
+                seen = _seen(match_id, user, client_id)
+                if seen is None:
+                    raise
+                return _again(row, seen, command)
     except OperationalError:
         # SQLite refuses a second writer while one holds the lock: nothing was written.
         raise ServiceError("busy", "the table is busy; try again") from None
     except IntegrityError:
-        # The same client id raced in through another process: answer with what was stored.
+        # The client id was stored already: a repeat still allowed (a concession), or one that
+        # raced in through another process. Answer with what the first one stored.
         seen = _seen(match_id, user, client_id)
         if seen is None:
             raise ServiceError("conflict", "another request changed the match first") from None
         return _again(Match.objects.get(pk=match_id), seen, command)
     return Applied(tuple(stored), duplicate=False)
+
+
+def _play(
+    row: Match, user: AbstractBaseUser, message: PlayerRequest, command: Command
+) -> list[Stored]:
+    """Authorise the request against the locked row, apply it and store what it made."""
+    seat = seat_of(row, user)
+    if seat is None:
+        raise ServiceError("not_a_player", "only the two players may play")
+    _check(row, seat, message)
+    try:
+        return _apply(row, match_from_json(row.state), seat, command, user, message.client_id)
+    except IllegalRequest as exc:
+        raise ServiceError(exc.code, exc.detail) from None
 
 
 def _seen(match_id: int, user: AbstractBaseUser, client_id: str) -> MatchEvent | None:

@@ -94,8 +94,51 @@ def _time_requests(spans: list[tuple[str, float, float]]) -> bool:
             spans.append(("play", began, (time.monotonic() - began) * 1e3))
 
     consumers.play = timed_play
+    # The players' thread's queue: how long each request waited for the thread, and held it.
+    executor = sys.modules["game.work"]._PLAY
+    handing = executor.submit
+
+    def handed(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        asked = time.monotonic()
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            began = time.monotonic()
+            spans.append(("queued", asked, (began - asked) * 1e3))
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spans.append(("on thread", began, (time.monotonic() - began) * 1e3))
+
+        return handing(run, *args, **kwargs)
+
+    executor.submit = handed
     service.submit = timing("submit", service.submit)
     service.rules_match.apply = timing("rules", service.rules_match.apply)
+    # On the players' thread: each statement, the commit, and what runs once it committed
+    # (the event's publishing, which waits for the event loop).
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.backends.utils import CursorWrapper
+
+    def on_play_thread(what: Any, run: Any) -> Any:
+        def timed(*args: Any) -> Any:
+            if not threading.current_thread().name.startswith("play"):
+                return run(*args)
+            began = time.monotonic()
+            try:
+                return run(*args)
+            finally:
+                name = what(*args) if callable(what) else what
+                spans.append((name, began, (time.monotonic() - began) * 1e3))
+
+        return timed
+
+    def statement(cursor: Any, sql: str, *args: Any) -> str:
+        return "sql " + sql.split(None, 1)[0]
+
+    CursorWrapper.execute = on_play_thread(statement, CursorWrapper.execute)
+    BaseDatabaseWrapper.commit = on_play_thread("commit", BaseDatabaseWrapper.commit)
+    hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
+    BaseDatabaseWrapper.run_and_clear_commit_hooks = on_play_thread("after commit", hooks)
     return True
 
 

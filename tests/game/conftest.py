@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from club import process as club_process
+from computer import driver
 from game import process, service
 from tests.clock import set_clock  # noqa: F401  # a fixture
 from tests.game.helpers import Client
@@ -33,6 +34,7 @@ def fresh_process_state():  # type: ignore[no-untyped-def]
         channel_layers.backends.clear()
         process.reset()
         club_process.reset()  # the lobby hears the game's matches: nothing of theirs stays
+        driver.reset()  # nor does the computer's driver, which hears them too
         cache.clear()  # frames' logs are cached under match ids a later test will reuse
 
     reset()

@@ -46,6 +46,28 @@ def test_the_same_request_is_applied_once(match, players) -> None:
     assert MatchEvent.objects.filter(match=match, kind="stroke").count() == 1
 
 
+def test_a_repeat_is_answered_once_the_match_moved_on(match, players) -> None:
+    """A repeat arriving after other requests (its answer was lost) gets its own event back,
+    not a refusal as stale, and nothing is applied again."""
+    first = service.submit(match.pk, players[0], _break("lost-answer"))
+    conceded = service.submit(match.pk, players[1], client_in.Concede(
+        type="concede", client_id="later", scope="frame"))  # fmt: skip
+    again = service.submit(match.pk, players[0], _break("lost-answer"))
+    assert again.duplicate and again.version == first.version
+    assert again.events[0].text == first.events[0].text
+    assert Match.objects.get(pk=match.pk).version == conceded.version
+
+
+def test_a_repeated_concession_concedes_once(match, players) -> None:
+    """A concession is allowed again in the next frame: its client id, not a refusal, tells
+    that it is a repeat."""
+    concede = client_in.Concede(type="concede", client_id="give-up", scope="frame")
+    first = service.submit(match.pk, players[0], concede)
+    again = service.submit(match.pk, players[0], concede)
+    assert not first.duplicate and again.duplicate and again.version == first.version
+    assert MatchEvent.objects.filter(match=match, kind="concede").count() == 1
+
+
 def test_racing_strokes_apply_once(match, players) -> None:
     """Two requests for the same turn at once (two tabs, two processes): one stroke is played."""
     results: list[object] = []
