@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,15 +26,6 @@ from game.protocol import server_out
 from game.protocol.ipc import ClockMessage, EventMessage, PresenceMessage, group_name
 from game.signals import match_changed
 from game.turns import Turn
-
-log = logging.getLogger(__name__)
-
-# The event loop a players' thread works for, seen from that thread (game/work.py sets it;
-# contextvars go with the work into the thread): what the thread commits is handed to that
-# loop without waiting (`on_commit`).
-SERVED: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
-    "served", default=None
-)
 
 LATEST: dict[int, int] = {}
 
@@ -57,61 +47,22 @@ class ClockStart:
     deadline: datetime
 
 
-def on_commit(match_id: int, send: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run `send()` for a match once the current transaction commits (at once outside one),
-    on the server's event loop, a match's sends in the order they were stored. A failure to
-    send is logged and changes nothing stored: sockets fill any gap from the database.
-
-    From a players' thread (game/work.py) the send is handed to the loop it works for and
-    the thread goes on to the next request: waiting for the loop to send is a loop's turn
-    and a trip to Redis that no other match's stroke should queue behind. From another
-    thread (a view, channels' database thread) the thread waits for the send.
+def on_commit(send: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run `send()` once the current transaction commits (at once outside one). From a
+    thread of the server's (a view, the players' database thread) it runs on the server's
+    event loop while the thread waits, so what an action stores leaves in the order it was
+    stored. A failure to send is logged and changes nothing stored: sockets fill any gap
+    from the database.
 
     The send runs in a context of its own: what it starts (a computer's drive, heard through
-    `match_changed`) outlives this call, and must not inherit the calling thread's executor,
+    `match_changed`) outlives this call, and must not inherit the waiting thread's executor,
     gone once the call returns."""
-    served = SERVED.get()
-    if served is not None:
-        loop = served
-        transaction.on_commit(
-            lambda: loop.call_soon_threadsafe(_in_order, match_id, send), robust=True
-        )
-        return
 
     async def apart() -> None:
-        await _in_order(match_id, send)
+        loop = asyncio.get_running_loop()
+        await loop.create_task(send(), context=contextvars.Context())
 
     transaction.on_commit(lambda: async_to_sync(apart)(), robust=True)
-
-
-# The newest send of each match not yet done, per loop: the next one waits for it. Handed
-# over by `call_soon_threadsafe`, in the order the thread committed, these are created in
-# that order too.
-SENDING: dict[tuple[asyncio.AbstractEventLoop, int], asyncio.Task[None]] = {}
-
-
-def _in_order(match_id: int, send: Callable[[], Coroutine[Any, Any, None]]) -> asyncio.Task[None]:
-    loop = asyncio.get_running_loop()
-    key = (loop, match_id)
-    before = SENDING.get(key)
-
-    async def after() -> None:
-        if before is not None:
-            await asyncio.wait([before])  # its failure is its own, logged by it
-        try:
-            await send()
-        except Exception:
-            log.exception("could not tell match %s's sockets", match_id)
-
-    task = loop.create_task(after(), context=contextvars.Context())
-    SENDING[key] = task
-    task.add_done_callback(lambda done: _forget(key, done))
-    return task
-
-
-def _forget(key: tuple[asyncio.AbstractEventLoop, int], done: asyncio.Task[None]) -> None:
-    if SENDING.get(key) is done:
-        del SENDING[key]
 
 
 def publish_on_commit(match_id: int, stored: Stored) -> None:
@@ -120,7 +71,7 @@ def publish_on_commit(match_id: int, stored: Stored) -> None:
     async def send() -> None:
         await publish(match_id, stored)
 
-    on_commit(match_id, send)
+    on_commit(send)
 
 
 def start_clock_on_commit(match_id: int, start: ClockStart) -> None:
@@ -129,7 +80,7 @@ def start_clock_on_commit(match_id: int, start: ClockStart) -> None:
     async def send() -> None:
         await start_clock(match_id, start)
 
-    on_commit(match_id, send)
+    on_commit(send)
 
 
 async def start_clock(match_id: int, start: ClockStart) -> None:

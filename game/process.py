@@ -23,7 +23,7 @@ game/broadcast.py); the database holds the truth.
 from __future__ import annotations
 
 from game import work
-from game.broadcast import LATEST, SENDING
+from game.broadcast import LATEST
 from game.fanout import FANOUT
 from game.gates import GATE
 from game.greetings import TABLES
@@ -41,5 +41,4 @@ def reset() -> None:
     GATE.reset()
     SESSIONS.reset()
     LATEST.clear()
-    SENDING.clear()
     TABLES.reset()

@@ -2,8 +2,7 @@
 
 - `play`: the players' requests (and the shot clock's) on a database thread of their own, so
   that no crowd's comings and goings (queued on channels' one shared database thread) delay a
-  stroke. One thread: with two or four, each request took as much longer as they shared
-  the process's one interpreter lock, and the queue was no shorter (docs/performance.md).
+  stroke.
 - `detach`: a task that outlives its consumer (its clean-up after it was cancelled), kept from
   the garbage collector until it finishes.
 """
@@ -19,29 +18,21 @@ from channels.db import DatabaseSyncToAsync
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 
-from game.broadcast import SERVED
-
 _T = TypeVar("_T")
 _PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
 
 
 async def play(work: Callable[..., _T], *args: Any) -> _T:
     """Run a player's request (or the shot clock's) on the players' own database thread, not
-    queued behind a crowd's work on channels' shared one; what it commits is handed to this
-    loop to send, without the thread waiting for it (`SERVED`). SQLite's shared in-memory
-    test database answers a second thread's write with "table is locked": there, the shared
-    one (a file waits its turn for the write lock: WAL and IMMEDIATE transactions,
-    settings.py)."""
+    queued behind a crowd's work on channels' shared one. SQLite's shared in-memory test
+    database answers a second thread's write with "table is locked": there, the shared one
+    (a file waits its turn for the write lock: WAL and IMMEDIATE transactions, settings.py)."""
     db = connections[DEFAULT_DB_ALIAS]
     if isinstance(db, SQLiteWrapper) and db.is_in_memory_db():
         run = DatabaseSyncToAsync(work)
     else:
         run = DatabaseSyncToAsync(work, thread_sensitive=False, executor=_PLAY)
-    token = SERVED.set(asyncio.get_running_loop())
-    try:
-        result: _T = await run(*args)
-    finally:
-        SERVED.reset(token)
+    result: _T = await run(*args)
     return result
 
 
