@@ -10,7 +10,6 @@ heard here), so a ping costs no database read unless the socket is behind."""
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -52,17 +51,8 @@ def on_commit(send: Callable[[], Coroutine[Any, Any, None]]) -> None:
     thread of the server's (a view, the players' database thread) it runs on the server's
     event loop while the thread waits, so what an action stores leaves in the order it was
     stored. A failure to send is logged and changes nothing stored: sockets fill any gap
-    from the database.
-
-    The send runs in a context of its own: what it starts (a computer's drive, heard through
-    `match_changed`) outlives this call, and must not inherit the waiting thread's executor,
-    gone once the call returns."""
-
-    async def apart() -> None:
-        loop = asyncio.get_running_loop()
-        await loop.create_task(send(), context=contextvars.Context())
-
-    transaction.on_commit(lambda: async_to_sync(apart)(), robust=True)
+    from the database."""
+    transaction.on_commit(lambda: async_to_sync(send)(), robust=True)
 
 
 def publish_on_commit(match_id: int, stored: Stored) -> None:
@@ -114,7 +104,11 @@ async def publish(match_id: int, stored: Stored) -> None:
     # not be given the version before it (the event may reach the group before the socket).
     LATEST[match_id] = max(stored.version, LATEST.get(match_id, 0))
     await _layer().group_send(group_name(match_id), dict(event_message(stored)))
-    match_changed.send(sender=Match, match_id=match_id)
+    # Heard in a context of its own: what a listener starts (a computer's drive) outlives
+    # this send, and must not inherit the executor of the thread that committed and waits
+    # for it (asgiref's, gone once that thread's call returns). A task of its own for the
+    # whole send would cost every event another turn of a busy loop before the thread goes on.
+    contextvars.Context().run(match_changed.send, sender=Match, match_id=match_id)
 
 
 def turn_of(message: EventMessage) -> Turn:
