@@ -14,8 +14,9 @@ crowd of a thousand. Here it is once per process.
   does once what the process does per message (the newest version known, `LATEST`; the event
   kept for catch-ups and greetings, `TABLES`; the shot clock's timer, `CLOCKS`); and offers it
   to the match's sockets here, the players' first (the striker's opponent and the striker
-  before the crowd), yielding to the loop once it has held it for `SLICE` so that other
-  matches' relays and the players' requests are not held up behind a crowd.
+  before the crowd), yielding to the loop once it has held it for `SLICE` (while a player's
+  request is being answered) or `CROWD_SLICE`, so that other matches' relays and the
+  players' requests are not held up behind a crowd.
 - Each socket takes its messages in order and one at a time, as channels' dispatch gave them
   to it, through its `Inbox`: the socket's own handlers (hello, ping, a player's request)
   hold its lock. A message is handled at once, by the relay, only when the socket is idle,
@@ -51,7 +52,7 @@ from game.broadcast import LATEST, _layer, turn_of
 from game.greetings import TABLES
 from game.protocol.ipc import EventMessage, group_name
 from game.shotclocks import CLOCKS
-from game.work import detach
+from game.work import detach, players_waiting
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +60,16 @@ Message = dict[str, Any]
 
 INBOX = 100  # messages waiting for one socket (channels' default capacity of a channel)
 STOP = "fanout.stop"  # the relay's own message to itself: leave the group and end
-# The longest a relay holds the event loop before letting others run. Measured in time, not
-# sockets: on a slow day each socket's send takes longer, and a striker's answer waits for the
-# slice under way at each of the turns of the loop it needs (from the players' thread to the
-# ack). Behind 1,000 spectators on a slow day (bench-strangers, quiet), every 64 sockets gave
-# acks of 40-48 ms at p50, every 2 ms 33-36 ms, every 0.5 ms 17 ms; the spectators' events
-# came as soon, for the same CPU.
-SLICE = 0.0005  # seconds
+# The longest a relay holds the event loop before letting others run, measured in time (on a
+# slow day each socket's send takes longer). While a player's request is being answered, a
+# short slice: the answer waits for the slice under way at each turn of the loop it needs
+# (from the players' thread to the ack). Behind 1,000 spectators on a slow day
+# (bench-strangers, quiet), slices of 64 sockets gave acks of 40-48 ms at p50, of 2 ms 33-36
+# ms, of 0.5 ms 17 ms. Otherwise a longer one: every turn of the loop also serves whatever
+# else is waiting (a flood of strangers' handshakes), and the crowd's event is out sooner
+# for taking fewer turns.
+SLICE = 0.0005  # seconds, while a player waits (game.work.players_waiting)
+CROWD_SLICE = 0.004  # seconds, otherwise
 
 
 class Inbox:
@@ -184,7 +188,8 @@ class _Relay:
         began = time.monotonic()
         for socket in [*self.players, *self.spectators]:
             await socket.inbox.offer(message)
-            if time.monotonic() - began >= SLICE:
+            held = time.monotonic() - began
+            if held >= SLICE and (held >= CROWD_SLICE or players_waiting()):
                 await asyncio.sleep(0)
                 began = time.monotonic()
 

@@ -20,6 +20,13 @@ from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 
 _T = TypeVar("_T")
 _PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
+_WAITING = [0]  # requests in `play` now: on the thread, or their answer on its way back
+
+
+def players_waiting() -> bool:
+    """Whether a player's request is being answered: then a crowd's broadcast yields the
+    loop often (game/fanout.py), as each turn of the loop the answer needs waits for it."""
+    return _WAITING[0] > 0
 
 
 async def play(work: Callable[..., _T], *args: Any) -> _T:
@@ -32,7 +39,12 @@ async def play(work: Callable[..., _T], *args: Any) -> _T:
         run = DatabaseSyncToAsync(work)
     else:
         run = DatabaseSyncToAsync(work, thread_sensitive=False, executor=_PLAY)
-    result: _T = await run(*args)
+    _WAITING[0] += 1
+    try:
+        result: _T = await run(*args)
+    finally:
+        # Back in the caller's task, which answers (the ack) before it next yields.
+        _WAITING[0] -= 1
     return result
 
 
