@@ -49,10 +49,9 @@ start_computer()  # a computer's turn left waiting by a restart
 # cycles (Twisted's channel and request, daphne's and autobahn's protocol): at 50,000
 # allocations, a storm of strangers' handshakes piled up tens of thousands of them between
 # collections, 30-50 ms to free each time and 200 ms at the next generation. The middle
-# generation is collected every 3 young collections: under that storm, every 50 held so
-# many survivors that each took 55-100 ms to scan, the longest stall of the event loop;
-# every 10, 19 ms on a quiet day and 47 ms on a slow one; every 3, 16-20 ms on that slow
-# day, for less time in all. The oldest every 1,500 of those, as often as before.
+# generation is collected every 10 young collections (not 50): under that storm it held five
+# times as many survivors, 55-70 ms to scan each time, the longest stall of the event loop;
+# now 15-20 ms, five times as often. The oldest every 500 of those, as often as before.
 # Figures in docs/performance.md ("Live play", "Strangers", "Through the proxy").
 gc.freeze()
-gc.set_threshold(2_000, 3, 1_500)
+gc.set_threshold(2_000, 10, 500)
