@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from channels.layers import channel_layers, get_channel_layer
 
-from game import service
+from game import fanout, service
 from game.consumers import MatchConsumer
 from game.fanout import FANOUT, _Relay
 from game.greetings import TABLES
@@ -140,6 +140,38 @@ async def test_the_players_hear_an_event_before_the_crowd(match, players, monkey
     assert heard.index("B") < heard.index(None)
     kinds = [m["type"] for m in a.seen if m["type"] in ("ack", "event")]
     assert kinds[-2:] == ["ack", "event"]
+
+
+# It yields at the first socket past the slice: every 3 sockets (0.6 ms), or every 21 (the
+# set clock's sum of twenty 0.2 ms steps falls a hair short of 4 ms).
+@pytest.mark.parametrize(("waiting", "turns"), [(True, 200 // 3), (False, 200 // 21)])
+async def test_a_crowds_event_yields_the_loop_often_while_a_player_waits(
+    monkeypatch, waiting, turns
+) -> None:
+    """200 sockets that take 0.2 ms each (on a set clock): the relay lets the loop run every
+    0.5 ms while a player's request is being answered (each turn of the loop it needs waits
+    for the slice under way), else every 4 ms (each turn serves whatever else waits)."""
+    now = [0.0]
+
+    class Slow:
+        seated = False
+
+        def __init__(self) -> None:
+            self.inbox = self
+
+        async def offer(self, message: Any) -> None:
+            now[0] += 0.0002
+
+    monkeypatch.setattr(fanout, "time", type("SetClock", (), {"monotonic": lambda: now[0]}))
+    monkeypatch.setattr(fanout, "players_waiting", lambda: waiting)
+    relay = object.__new__(_Relay)
+    relay.players, relay.spectators = {}, {Slow(): None for _ in range(200)}  # type: ignore[dict-item]
+    given = 0
+    handing = asyncio.create_task(relay._hand_out({"type": "match.event"}))
+    while not handing.done():
+        given += 1  # a turn of the loop for anyone else
+        await asyncio.sleep(0)
+    assert given - 1 == turns
 
 
 async def test_a_relay_cancelled_at_any_moment_ends_on_redis(settings, redis_url) -> None:
