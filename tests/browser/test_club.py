@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import strokes
 from tests.browser.conftest import Server, login
@@ -49,7 +50,17 @@ def on_the_table(page: Page, server: Server, left: int | None = None) -> int:
     """The page went to a match (another than `left`, the one it is leaving); it is open and
     shown. Returns the match's id."""
     other = rf"(?!{left}/)" if left is not None else ""
-    page.wait_for_url(re.compile(rf".*/match/{other}\d+/$"), timeout=45_000)
+    try:
+        page.wait_for_url(re.compile(rf".*/match/{other}\d+/$"), timeout=45_000)
+    except PlaywrightTimeout:
+        # Once in a few full runs the challenger's page stays: say what it knew, for the cause.
+        known = page.evaluate(
+            "() => ({url: location.href, playing: document.body.dataset.playing,"
+            " notices: window.clubNotices ? clubNotices() : null,"
+            " toasts: [...document.querySelectorAll('[data-testid=toast]')]"
+            ".map(t => t.textContent)})"
+        )
+        raise AssertionError(f"the page did not go to the table: {known}") from None
     match_id = int(page.url.rstrip("/").rsplit("/", 1)[-1])
     page.goto(f"{server.url}/match/{match_id}/?playback={PLAYBACK}")
     page.wait_for_function("() => window.snookerState && snookerState().connection === 'open'")
