@@ -28,8 +28,8 @@ with and without them to see what the computer's thinking costs the other tables
 With `--through-proxy`, the clients speak TLS to the shipped nginx site (deploy/nginx/, its
 limits as shipped) in front of the daphne processes, each client from a loopback address of
 its own as browsers on the internet would be (benchmarks/proxy.py); nginx's CPU is reported
-beside the servers'. With `--probe`, each server times its collector's pauses and its event
-loop's lag during play (benchmarks/probe/).
+beside the servers'. With `--probe`, each server times its collector's pauses, its event
+loop's lag and where each player's request spent its time during play (benchmarks/probe/).
 
 The clients all run in this one asyncio process; their JSON handling is kept minimal (only the
 players parse events in full, for the snapshot) so that the clients are not the bottleneck.
@@ -620,7 +620,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             servers_wanted = 2
         if args.through_proxy:
             env |= BEHIND_PROXY
-        probe = Path(os.environ.get("BENCH_PROBE_AT", Path(tmp) / "probe"))
+        probe = Path(tmp) / "probe"
         if args.probe:
             env |= probe_environment(ROOT, probe)
         servers: list[Server] = []

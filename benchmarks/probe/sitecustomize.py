@@ -74,16 +74,6 @@ def _time_requests(spans: list[tuple[str, float, float]]) -> bool:
     if consumers is None or service is None or not hasattr(consumers, "MatchConsumer"):
         return False
 
-    def timing(what: str, run: Any) -> Any:
-        def timed(*args: Any) -> Any:
-            began = time.monotonic()
-            try:
-                return run(*args)
-            finally:
-                spans.append((what, began, (time.monotonic() - began) * 1e3))
-
-        return timed
-
     play = consumers.play
 
     async def timed_play(*args: Any) -> Any:
@@ -112,10 +102,8 @@ def _time_requests(spans: list[tuple[str, float, float]]) -> bool:
         return handing(run, *args, **kwargs)
 
     executor.submit = handed
-    service.submit = timing("submit", service.submit)
-    service.rules_match.apply = timing("rules", service.rules_match.apply)
-    # On the players' thread: each statement, the commit, and what runs once it committed
-    # (the event's publishing, which waits for the event loop).
+    # On the players' thread: the service, the rules core, each statement, the commit, and
+    # what runs once it committed (the event's publishing, which waits for the event loop).
     from django.db.backends.base.base import BaseDatabaseWrapper
     from django.db.backends.utils import CursorWrapper
 
@@ -135,6 +123,8 @@ def _time_requests(spans: list[tuple[str, float, float]]) -> bool:
     def statement(cursor: Any, sql: str, *args: Any) -> str:
         return "sql " + sql.split(None, 1)[0]
 
+    service.submit = on_play_thread("submit", service.submit)
+    service.rules_match.apply = on_play_thread("rules", service.rules_match.apply)
     CursorWrapper.execute = on_play_thread(statement, CursorWrapper.execute)
     BaseDatabaseWrapper.commit = on_play_thread("commit", BaseDatabaseWrapper.commit)
     hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
