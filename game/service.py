@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,7 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError, OperationalError, transaction
 
 from accounts.visitors import Visitor
-from game import clock, presence, turns
+from game import clock, presence, turns, writes
 from game.broadcast import Stored, publish_on_commit
 from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
@@ -37,6 +38,10 @@ from rules.state import PLAYERS, Player, is_player
 
 class ServiceError(Refused):
     """A refused request; nothing was changed. `code` is stable for the protocol."""
+
+
+class _Moved(ServiceError):
+    """The match's row changed between its read and the write computed from it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,19 +171,14 @@ def _store(
     actor: Visitor = None,
     client_id: str | None = None,
 ) -> Stored:
-    """Write version N + 1 if the match is still at N; raise a conflict otherwise."""
+    """Write version N + 1 if the match is still as it was read at N; raise `_Moved` if not."""
+    read = writes.as_read(row)
     # The frame the event belongs to: the one it ended, else the one still being played.
     frame = len(state.frames) if outcome.frame_end is not None else state.frame_number
-    seen = row.version
-    row.version = seen + 1
+    row.version += 1
     row.state = match_to_json(state)
     row.status = Match.Status.FINISHED if state.over else Match.Status.LIVE
     row.deadline = turns.deadline(row, state, turns.still_in(outcome, state))
-    updated = Match.objects.filter(pk=row.pk, version=seen).update(
-        version=row.version, state=row.state, status=row.status, deadline=row.deadline
-    )
-    if not updated:
-        raise ServiceError("conflict", "another request changed the match first; try again")
     kind = commands.kind(command)
     event = server_out.Event.of(
         kind,  # type: ignore[arg-type]  # commands.kind names one of Event's kinds
@@ -188,17 +188,19 @@ def _store(
         _snapshot(row, state),
     )
     text = event.text()
-    MatchEvent.objects.create(
+    stored = MatchEvent(
         match=row, version=row.version, kind=kind, actor_id=actor.pk if actor else None,
         client_id=client_id,
         seat=seat or "", command=commands.to_json(command), payload=text, frame=frame,
     )  # fmt: skip
+    if not writes.advance(row, read, stored):
+        raise _Moved("conflict", "another request changed the match first; try again")
     if state.over:
         # The members' figures, the ladder's result and the ratings (game/signals.py).
         match_finished.send(Match, match=row)
-    stored = Stored(row.version, text, turns.current(row, state))
-    publish_on_commit(row.pk, stored)
-    return stored
+    told = Stored(row.version, text, turns.current(row, state))
+    publish_on_commit(row.pk, told)
+    return told
 
 
 def _apply(
@@ -209,13 +211,17 @@ def _apply(
     actor: Visitor = None,
     client_id: str | None = None,
 ) -> list[Stored]:
-    """Apply and store a command, then the server's draw if it made one due (§7)."""
+    """Apply and store a command, then the server's draw if it made one due (§7). A stroke
+    that is one event is one write; one that ends the match (its results) or makes a draw due
+    is stored in one transaction, the caller's if it has one."""
     new, outcome = rules_match.apply(state, seat, command)
-    stored = [_store(row, seat, command, new, outcome, actor, client_id)]
-    if rules_match.toss_due(new):
-        toss = commands.Toss(secrets.choice(PLAYERS))
-        tossed, outcome = rules_match.apply(new, None, toss)
-        stored.append(_store(row, None, toss, tossed, outcome))
+    toss = commands.Toss(secrets.choice(PLAYERS)) if rules_match.toss_due(new) else None
+    together = transaction.atomic(savepoint=False) if new.over or toss else nullcontext()
+    with together:
+        stored = [_store(row, seat, command, new, outcome, actor, client_id)]
+        if toss is not None:
+            tossed, outcome = rules_match.apply(new, None, toss)
+            stored.append(_store(row, None, toss, tossed, outcome))
     return stored
 
 
@@ -258,42 +264,59 @@ def _check(row: Match, seat: Player, message: PlayerRequest) -> None:
 
 
 def submit(match_id: int, user: Visitor, message: PlayerRequest) -> Applied:
-    """Apply a player's request (stroke, choice, concession, claim) exactly once."""
-    client_id = message.client_id
+    """Apply a player's request (stroke, choice, concession, claim) exactly once.
+
+    A stroke or a choice is computed from the row as read, unlocked, and stored only if the
+    row is still so (`writes.advance`): the fewest round trips for the players' busiest
+    requests. If another writer came between, it is taken again under the row's lock, as a
+    concession and a claim always are (a claim's presence is read under it)."""
     command = _command(message)
     if user is None or not user.is_authenticated:
         raise ServiceError("not_a_player", "spectators cannot play")
     try:
-        with transaction.atomic():
-            row = Match.objects.select_for_update().get(pk=match_id)
+        if isinstance(message, client_in.Stroke | client_in.Choose):
             try:
-                stored = _play(row, user, message, command)
-            except ServiceError:
-                # A repeat of a request applied earlier (its answer lost with a connection)
-                # is refused as stale or out of turn: answer it with what it stored. Only a
-                # refusal looks, so a new request costs no read for it; a repeat that is
-                # still allowed fails on the unique client id, below.
-                seen = _seen(match_id, user, client_id)
-                if seen is None:
-                    raise
-                return _again(row, seen, command)
+                return _submit(match_id, user, message, command, locked=False)
+            except _Moved:
+                pass
+        return _submit(match_id, user, message, command, locked=True)
     except OperationalError:
         # SQLite refuses a second writer while one holds the lock: nothing was written.
         raise ServiceError("busy", "the table is busy; try again") from None
     except IntegrityError:
         # The client id was stored already: a repeat still allowed (a concession), or one that
         # raced in through another process. Answer with what the first one stored.
-        seen = _seen(match_id, user, client_id)
+        seen = _seen(match_id, user, message.client_id)
         if seen is None:
             raise ServiceError("conflict", "another request changed the match first") from None
         return _again(Match.objects.get(pk=match_id), seen, command)
+
+
+def _submit(
+    match_id: int, user: AbstractBaseUser, message: PlayerRequest, command: Command, locked: bool
+) -> Applied:
+    with transaction.atomic() if locked else nullcontext():
+        row = (Match.objects.select_for_update() if locked else Match.objects).get(pk=match_id)
+        try:
+            stored = _play(row, user, message, command)
+        except ServiceError as refused:
+            if isinstance(refused, _Moved) and not locked:
+                raise  # taken again under the lock (`submit`)
+            # A repeat of a request applied earlier (its answer lost with a connection) is
+            # refused as stale or out of turn: answer it with what it stored. Only a refusal
+            # looks, so a new request costs no read for it; a repeat that is still allowed
+            # fails on the unique client id (`submit`).
+            seen = _seen(match_id, user, message.client_id)
+            if seen is None:
+                raise
+            return _again(row, seen, command)
     return Applied(tuple(stored), duplicate=False)
 
 
 def _play(
     row: Match, user: AbstractBaseUser, message: PlayerRequest, command: Command
 ) -> list[Stored]:
-    """Authorise the request against the locked row, apply it and store what it made."""
+    """Authorise the request against the row as read, apply it and store what it made."""
     seat = seat_of(row, user)
     if seat is None:
         raise ServiceError("not_a_player", "only the two players may play")

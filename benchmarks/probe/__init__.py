@@ -50,6 +50,32 @@ def summary(out: Path, pid: int, window: tuple[float, float]) -> dict[str, Any]:
         "loop_lag_p50_ms": percentile(lags, 50), "loop_lag_p99_ms": percentile(lags, 99),
         "loop_lag_max_ms": percentile(lags, 100), "loop_lags_over_50_ms": sum(
             1 for ms in lags if ms > 50), "gc": by_generation, "requests": requests,
+        "by_10s": _by_10s(lines, start, stop),
+    }  # fmt: skip
+
+
+def _by_10s(lines: list[list[Any]], start: float, stop: float) -> dict[str, list[Any]]:
+    """Per 10 s of the window: the players' requests' wait for their thread and their time on
+    it (p99), the loop's lag (p99) and the collector's pauses (ms in all): when the tail came,
+    and with what."""
+    windows = max(1, math.ceil((stop - start) / 10))
+    spans: dict[str, list[list[float]]] = {}
+    for line in lines:
+        kind, when = line[0], line[1] if line[0] != "span" else line[2]
+        if not start <= when <= stop:
+            continue
+        at = min(windows - 1, int((when - start) // 10))
+        what, ms = ("gc", line[3]) if kind == "gc" else ("lag", line[2]) if kind == "lag" else (
+            line[1], line[3])  # fmt: skip
+        spans.setdefault(what, [[] for _ in range(windows)])[at].append(ms)
+
+    def p99(what: str) -> list[float | None]:
+        return [percentile(sorted(ms), 99) for ms in spans.get(what, [[]] * windows)]
+
+    return {
+        "queued_p99_ms": p99("queued"), "on_thread_p99_ms": p99("on thread"),
+        "loop_lag_p99_ms": p99("lag"),
+        "gc_ms": [round(sum(ms), 1) for ms in spans.get("gc", [[]] * windows)],
     }  # fmt: skip
 
 

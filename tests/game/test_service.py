@@ -128,3 +128,46 @@ def test_a_stroke_is_told_once_stored_and_never_if_rolled_back(match, players, m
     assert sent == [] and Match.objects.get(pk=match.pk).version == 1
     service.submit(match.pk, players[0], _break("kept"))
     assert sent == [(f"match-{match.pk}", "match.event", 2, False)]
+
+
+def test_a_stroke_is_one_read_and_one_write(match, players) -> None:
+    """The players' busiest request costs the fewest round trips (game/writes.py): on
+    PostgreSQL the row's read and one statement that moves it on and stores the event."""
+    from tests.queries import count
+
+    statements = count(lambda: service.submit(match.pk, players[0], _break("counted")))
+    assert statements == (2 if connection.vendor == "postgresql" else 3)
+    row = Match.objects.get(pk=match.pk)
+    event = MatchEvent.objects.get(match=match, version=2)
+    assert (row.version, event.kind, event.client_id, event.actor_id) == (
+        2, "stroke", "counted", players[0].pk)  # fmt: skip
+    assert event.created is not None and event.frame == 1 and event.seat == "A"
+    assert service.rebuild(match.pk) == match_from_json(row.state)
+
+
+def test_an_arrival_between_the_read_and_the_write_is_kept(players, monkeypatch) -> None:
+    """A stroke is computed from the row unlocked; if the match started meanwhile (the other
+    player came, and the shot clock with them), the stroke is taken again under the lock
+    and its deadline is the started match's, not the one computed before."""
+    from datetime import timedelta
+
+    from game import clock
+
+    match = service.create_match(players[0], players[1], best_of=1, shot_clock=30, draw="A")
+    Match.objects.filter(pk=match.pk).update(arrived_a=clock.now())
+    applied: list[int] = []
+    real = service.rules_match.apply
+
+    def apply_while_the_opponent_arrives(*args):  # type: ignore[no-untyped-def]
+        if not applied:  # the first computation: the opponent comes before its write
+            now = clock.now()
+            Match.objects.filter(pk=match.pk).update(arrived_b=now, started=now)
+        applied.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(service.rules_match, "apply", apply_while_the_opponent_arrives)
+    done = service.submit(match.pk, players[0], _break("racing-arrival"))
+    row = Match.objects.get(pk=match.pk)
+    assert len(applied) == 2 and done.version == row.version == 2
+    assert row.deadline is not None and row.deadline > clock.now() + timedelta(seconds=29)
+    assert MatchEvent.objects.filter(match=match, kind="stroke").count() == 1
