@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
 import math
 import os
@@ -67,8 +66,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from probe import ClientPauses, percentile, set_aside  # noqa: E402
 from probe import environment as probe_environment  # noqa: E402
-from probe import percentile  # noqa: E402
 from probe import summary as probe_summary  # noqa: E402
 from proxy import BEHIND_PROXY, Proxy  # noqa: E402
 
@@ -563,12 +562,7 @@ async def run_clients(
     print(f"  {len(everyone)} + {len(lobbies)} lobby sockets open in {connect_s:.1f} s",
           flush=True)  # fmt: skip
     await asyncio.sleep(2)  # let the arrivals' presence and lobby updates pass
-    # This client is the instrument: 3,600 browsers have no collector in common. Its sockets'
-    # objects, kept for the run, are set aside as the servers' start-up objects are
-    # (snooker_site/asgi.py); left in, a full collection over them stalled every socket at
-    # once for 220 ms in play, and the requests it held back reached the servers as a burst.
-    gc.collect()
-    gc.freeze()
+    set_aside()  # this client's sockets, out of its collector's way
     lobby.updates = lobby.bytes = 0
     lobby.latencies.clear()
 
@@ -603,32 +597,6 @@ async def run_clients(
         stats, plays, clients, lobbies, lobby, connect_s, elapsed, cpu_s, client_cpu_s,
         (start, start + elapsed), proxy_cpu_s, computer, computer_clients, pauses.summary(),
     )  # fmt: skip
-
-
-class ClientPauses:
-    """This client's own collector pauses while it measures: a long one holds every socket's
-    sends and receipts at once, and shows in the figures as the servers' doing."""
-
-    def __init__(self) -> None:
-        self.pauses: list[tuple[int, float]] = []
-        self._began = 0.0
-        gc.callbacks.append(self._seen)
-
-    def _seen(self, phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            self._began = time.monotonic()
-        else:
-            self.pauses.append((info["generation"], (time.monotonic() - self._began) * 1e3))
-
-    def stop(self) -> None:
-        gc.callbacks.remove(self._seen)
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            str(g): {"count": len(ms), "max_ms": round(max(ms), 1), "total_ms": round(sum(ms))}
-            for g in (0, 1, 2)
-            if (ms := [m for gen, m in self.pauses if gen == g])
-        }
 
 
 def _own_cpu() -> float:

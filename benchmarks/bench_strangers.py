@@ -46,8 +46,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_live import EVENT_HEAD, Server, next_move  # noqa: E402
+from probe import ClientPauses, percentile, set_aside  # noqa: E402
 from probe import environment as probe_environment  # noqa: E402
-from probe import percentile  # noqa: E402
 from probe import summary as probe_summary  # noqa: E402
 from proxy import BEHIND_PROXY, Proxy  # noqa: E402
 
@@ -203,6 +203,7 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
             await s.open()
 
     await asyncio.gather(*(open_one(s) for s in watchers))
+    set_aside()  # the crowd's sockets, out of its collector's way
     loop = asyncio.get_running_loop()
     attacker = None
     if attack:
@@ -214,8 +215,10 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
         )
         attacker.start()
         await asyncio.sleep(5)  # the flood is under way: its sockets are in and sending
+    pauses = ClientPauses()
     conn.send("go")
     sent: dict[int, float] = await loop.run_in_executor(None, conn.recv)
+    pauses.stop()
     await asyncio.sleep(2)  # the last event reaches everyone
     counts = None
     if attacker is not None:
@@ -232,7 +235,7 @@ async def crowd(url: str, args: argparse.Namespace, attack: bool, conn: Connecti
     conn.send({
         "event_p50_ms": percentile(events, 50), "event_p99_ms": percentile(events, 99),
         "honest_spectators": len(watchers), "events_missed": missing,
-        "every_spectator_got_every_event": missing == 0,
+        "every_spectator_got_every_event": missing == 0, "crowd_gc": pauses.summary(),
         **({"hostile": counts} if counts is not None else {}),
     })  # fmt: skip
 

@@ -1,11 +1,14 @@
 """`--probe` for the benchmarks: what to add to a server's environment so that it loads
 sitecustomize.py from this folder, and the summary of what that wrote over a window of the
-run (the servers' collector pauses and event-loop lag), and the benchmarks' percentile."""
+run (the servers' collector pauses and event-loop lag), and the benchmarks' percentile; and
+the clients' own collector, set aside and timed."""
 
 from __future__ import annotations
 
+import gc
 import json
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -85,3 +88,39 @@ def percentile(sorted_values: list[float], p: float) -> float | None:
         return None
     rank = max(1, math.ceil(p / 100 * len(sorted_values)))
     return round(sorted_values[rank - 1], 1)
+
+
+def set_aside() -> None:
+    """A benchmark's client, its sockets open: what it keeps for the run out of the
+    collector's way, as the servers' start-up objects are (snooker_site/asgi.py). The client
+    is the instrument, and thousands of browsers have no collector in common: left in, one
+    full collection over its sockets' objects held every one of them at once (220 ms in
+    bench-live's play), and what it held back reached the servers as a burst."""
+    gc.collect()
+    gc.freeze()
+
+
+class ClientPauses:
+    """This client's own collector pauses while it measures: a long one holds every socket's
+    sends and receipts at once, and shows in the figures as the servers' doing."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []
+        self._began = 0.0
+        gc.callbacks.append(self._seen)
+
+    def _seen(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.monotonic()
+        else:
+            self.pauses.append((info["generation"], (time.monotonic() - self._began) * 1e3))
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._seen)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            str(g): {"count": len(ms), "max_ms": round(max(ms), 1), "total_ms": round(sum(ms))}
+            for g in (0, 1, 2)
+            if (ms := [m for gen, m in self.pauses if gen == g])
+        }
