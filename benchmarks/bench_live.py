@@ -66,6 +66,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from busy import busy  # noqa: E402
 from probe import ClientPauses, percentile, set_aside  # noqa: E402
 from probe import environment as probe_environment  # noqa: E402
 from probe import summary as probe_summary  # noqa: E402
@@ -769,6 +770,9 @@ def main() -> None:
         "--through-proxy", action="store_true", help="the shipped nginx in front (TLS)"
     )
     parser.add_argument("--probe", action="store_true", help="time the servers' GC and loop lag")
+    parser.add_argument(
+        "--busy", type=int, default=0, help="processes spinning meanwhile (a slow day)"
+    )
     parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -785,7 +789,8 @@ def main() -> None:
     unknown = set(setups) - set(SETUPS)
     if unknown:
         parser.error(f"unknown set-up(s): {', '.join(sorted(unknown))}")
-    results = {kind: run_setup(kind, args) for kind in setups}
+    with busy(args.busy):
+        results = {kind: run_setup(kind, args) for kind in setups}
     print(json.dumps(results))
 
 

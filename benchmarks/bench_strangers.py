@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_live import EVENT_HEAD, Server, next_move  # noqa: E402
+from busy import busy  # noqa: E402
 from probe import ClientPauses, percentile, set_aside  # noqa: E402
 from probe import environment as probe_environment  # noqa: E402
 from probe import summary as probe_summary  # noqa: E402
@@ -319,6 +320,9 @@ def main() -> None:
         "--through-proxy", action="store_true", help="the shipped nginx in front (TLS)"
     )
     parser.add_argument("--probe", action="store_true", help="time the server's GC and loop lag")
+    parser.add_argument(
+        "--busy", type=int, default=0, help="processes spinning meanwhile (a slow day)"
+    )
     parser.add_argument("--django-setup", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.django_setup:
@@ -354,28 +358,30 @@ def main() -> None:
                 proxy = Proxy(Path(tmp) / "nginx", [server.port], worker_connections=room)
                 args.cert = str(proxy.cert)
                 url = proxy.url(f"/ws/match/{setup['match']}/")
-            for label in args.runs.split(","):
-                attack = label == "under_attack"
-                crowd = f"2 players + {args.spectators} spectators"
-                print(f"{label}: {crowd}" + (f" + {args.hostile} hostile" if attack else ""))
-                cpu, began = server.cpu_seconds(), time.monotonic()
-                nginx_cpu = proxy.cpu_seconds() if proxy else 0.0
-                refused = proxy.refusals() if proxy else 0
-                results[label] = asyncio.run(run(setup, url, args, attack))
-                window = results[label].pop("window")
-                if args.probe:
-                    time.sleep(1.5)  # the probe's next write
-                    results[label]["server_probe"] = probe_summary(probe, server.proc.pid, window)
-                # The server's CPU over the whole run (the crowd's arrival included), as a
-                # share of one core.
-                took = time.monotonic() - began
-                share = (server.cpu_seconds() - cpu) / took
-                results[label]["server_cpu_percent"] = round(100 * share, 1)
-                if proxy is not None:
-                    share = (proxy.cpu_seconds() - nginx_cpu) / took
-                    results[label]["proxy_cpu_percent"] = round(100 * share, 1)
-                    results[label]["proxy_refusals"] = proxy.refusals() - refused
-                print(f"  {results[label]}", flush=True)
+            with busy(args.busy):  # a slow day, if asked for
+                for label in args.runs.split(","):
+                    attack = label == "under_attack"
+                    crowd = f"2 players + {args.spectators} spectators"
+                    print(f"{label}: {crowd}" + (f" + {args.hostile} hostile" if attack else ""))
+                    cpu, began = server.cpu_seconds(), time.monotonic()
+                    nginx_cpu = proxy.cpu_seconds() if proxy else 0.0
+                    refused = proxy.refusals() if proxy else 0
+                    results[label] = asyncio.run(run(setup, url, args, attack))
+                    window = results[label].pop("window")
+                    if args.probe:
+                        time.sleep(1.5)  # the probe's next write
+                        summary = probe_summary(probe, server.proc.pid, window)
+                        results[label]["server_probe"] = summary
+                    # The server's CPU over the whole run (the crowd's arrival included), as a
+                    # share of one core.
+                    took = time.monotonic() - began
+                    share = (server.cpu_seconds() - cpu) / took
+                    results[label]["server_cpu_percent"] = round(100 * share, 1)
+                    if proxy is not None:
+                        share = (proxy.cpu_seconds() - nginx_cpu) / took
+                        results[label]["proxy_cpu_percent"] = round(100 * share, 1)
+                        results[label]["proxy_refusals"] = proxy.refusals() - refused
+                    print(f"  {results[label]}", flush=True)
             results["server_tracebacks"] = server.server_errors()  # type: ignore[assignment]
             results["peak_rss_mb"] = server.peak_rss_mb()  # type: ignore[assignment]
         finally:

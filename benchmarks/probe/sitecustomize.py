@@ -102,8 +102,8 @@ def _time_requests(spans: list[tuple[str, float, float]]) -> bool:
         return handing(run, *args, **kwargs)
 
     executor.submit = handed
-    # On the players' thread: the service, the rules core, each statement, the commit, and
-    # what runs once it committed (the event's publishing, which waits for the event loop).
+    # On the players' thread: the service, the rules core, each statement, the commit, what
+    # runs once it committed, and the event's send (which waits for the event loop).
     from django.db.backends.base.base import BaseDatabaseWrapper
     from django.db.backends.utils import CursorWrapper
 
@@ -129,6 +129,11 @@ def _time_requests(spans: list[tuple[str, float, float]]) -> bool:
     BaseDatabaseWrapper.commit = on_play_thread("commit", BaseDatabaseWrapper.commit)
     hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
     BaseDatabaseWrapper.run_and_clear_commit_hooks = on_play_thread("after commit", hooks)
+    # The thread's wait for the event loop: the event's send, whether on a commit or at once
+    # (a stroke written in one statement has no transaction to wait for).
+    from asgiref.sync import AsyncToSync
+
+    AsyncToSync.__call__ = on_play_thread("send", AsyncToSync.__call__)
     return True
 
 
