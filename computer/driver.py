@@ -1,8 +1,8 @@
 """The computer at the table: when one of its matches changes, it plays its turn like a member.
 
 `game.signals.match_changed` is sent in the event loop after each published event. The
-receiver only schedules `drive(match_id)` and returns. `drive` reads the match (on the
-players' database thread, `game.work.play`), and while a computer seat is to act:
+receiver only schedules `drive(match_id)` and returns. `drive` reads the match, and while a
+computer seat is to act:
 
 1. thinks in a bounded pool (`think`, a pure function of the stored match: the process pool
    keeps the event loop and the other tables free of its CPU);
@@ -12,6 +12,10 @@ players' database thread, `game.work.play`), and while a computer seat is to act
 3. submits the command through `game.service.submit`, exactly as a member's request (the
    same checks, the version it saw, a client id so a repeat is never applied twice), whose
    stored events the service broadcasts on commit, as for a member's.
+
+Its reads and its requests go to channels' shared database thread, not to the members' own
+(`game.work.play`): a member's stroke never waits behind the computer's, and the computer,
+which waits a second before it strikes anyway, can wait behind a crowd's comings and goings.
 
 Which matches are the computer's is read once per match per process and kept. One drive per
 match runs at a time here; in another process a second one is harmless: its stale version or
@@ -32,6 +36,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -44,7 +49,7 @@ from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
 from game.protocol.ipc import group_name
 from game.signals import match_changed
-from game.work import cancel, play
+from game.work import cancel
 from rules import commands
 from rules.commands import Choose, Command, Concede, Stroke
 from rules.match import match_from_json
@@ -148,7 +153,7 @@ async def drive(match_id: int) -> None:
     _BUSY.add(match_id)
     try:
         while True:
-            turn = await play(_turn, match_id)
+            turn = await database_sync_to_async(_turn)(match_id)
             if turn is None:
                 return
             user, seat, level, state, version, still_at = turn
@@ -166,7 +171,8 @@ async def drive(match_id: int) -> None:
                 await _address(match_id, seat, meant)
             try:
                 # Its events are broadcast by the service, once stored.
-                await play(service.submit, match_id, user, request_of(kind, data, version))
+                request = request_of(kind, data, version)
+                await database_sync_to_async(service.submit)(match_id, user, request)
             except service.ServiceError as exc:
                 # The table changed under it (a concession, a claim, another process): look again
                 # only if the match moved on; a refusal of its own request would repeat.
@@ -208,7 +214,7 @@ def _live_matches() -> list[int]:
 async def resume() -> list[asyncio.Task[None]]:
     """Drive every live match with a computer seat not being driven here (a drive that finds
     no turn of the computer's returns after one read); the drives started."""
-    ids = await play(_live_matches)
+    ids = await database_sync_to_async(_live_matches)()
     tasks = [_schedule(pk) for pk in ids if pk not in _BUSY]
     return [task for task in tasks if task is not None]
 

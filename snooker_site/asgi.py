@@ -41,11 +41,6 @@ start_with_the_server()
 start_club_jobs()
 start_computer()  # a computer's turn left waiting by a restart
 
-# What a socket is sent leaves at once, not a turn of the loop later (snooker_site/writes_now.py).
-from snooker_site import writes_now  # noqa: E402
-
-writes_now.install()
-
 # The collector, tuned for a server: everything loaded at start-up is frozen out of its
 # scans, the young generation is collected every 2,000 allocations instead of 700, and the
 # older ones far less often than by default. With the defaults, full collections over a

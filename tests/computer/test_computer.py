@@ -78,6 +78,34 @@ async def test_the_computer_answers_a_members_stroke_through_the_service() -> No
     assert event is not None and event.actor == users["novice"]
 
 
+async def test_the_computer_never_takes_the_members_own_thread(monkeypatch) -> None:
+    """A member's stroke never waits behind the computer's reads or strokes: those go to
+    channels' shared database thread, the members' requests to their own (game.work.play)."""
+    import threading
+
+    from game import service
+
+    await database_sync_to_async(seats)()
+    alice = await database_sync_to_async(get_user_model().objects.create_user)("alice")
+    match = await database_sync_to_async(play_computer)(alice, "novice", 1)
+    threads: dict[str, set[str]] = {"member": set(), "computer": set()}
+    submit = service.submit
+
+    def recorded(match_id, user, message):  # type: ignore[no-untyped-def]
+        who = "member" if user.pk == alice.pk else "computer"
+        threads[who].add(threading.current_thread().name)
+        return submit(match_id, user, message)
+
+    monkeypatch.setattr(service, "submit", recorded)
+    client = Client(match.pk, alice)
+    await client.open()
+    await client.break_off()
+    await client.expect("event")
+    assert (await client.expect("event", timeout=30))["seat"] == "B"
+    assert threads["member"] and threads["computer"]
+    assert not any(name.startswith("play") for name in threads["computer"]), threads
+
+
 async def test_the_computer_plays_once_the_balls_have_stopped(set_clock) -> None:
     """It thinks while its opponent's balls roll, and addresses the ball only once they have
     stopped on the watchers' tables, as a player must."""
