@@ -85,6 +85,7 @@ bench-live: venv
 	$(BIN)/python benchmarks/bench_live.py $(BENCH_ARGS)
 
 # One match, 1,000 honest spectators, then 200 hostile sockets flooding hello, ping and aim.
+# Either benchmark on a slow day: BENCH_ARGS="--busy 2" (benchmarks/busy.py).
 bench-strangers: venv
 	$(BIN)/python benchmarks/bench_strangers.py $(BENCH_ARGS)
 

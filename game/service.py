@@ -2,10 +2,11 @@
 commits (game/broadcast.py's `on_commit`), by the action itself, whoever called it.
 Presence (who is at the table) is game/presence.py; the referee's log, game/logs.py.
 
-Each request is applied in one transaction: load the match at version N, authorise, apply the
-command with the pure rules core (`rules.match.apply`), store the command, the event built by
-`server_out` and the new state as version N + 1 only if the match is still at N, commit. A
-repeated client id returns the stored event.
+Each request is applied once: read the match at version N, authorise, apply the command with
+the pure rules core (`rules.match.apply`), and store the command, the event built by
+`server_out` and the new state as version N + 1 only if the match is still as read
+(game/writes.py: for a stroke, one statement on PostgreSQL; a match's end with its results in
+one transaction). A repeated client id returns the stored event.
 """
 
 from __future__ import annotations
