@@ -13,6 +13,7 @@ transaction of their own.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.db import connections, router, transaction
@@ -49,40 +50,50 @@ def advance(row: Match, read: dict[str, Any], event: MatchEvent) -> bool:
 
 def _in_one_statement(alias: str, row: Match, read: dict[str, Any], event: MatchEvent) -> bool:
     connection = connections[alias]
-    name = connection.ops.quote_name
-    params: list[Any] = []
+    sql, event_fields = _statement(alias)
+    values = [(_field(Match, f), getattr(row, f)) for f in WRITTEN]
+    values += [(_field(Match, "id"), row.pk)] + [(_field(Match, f), read[f]) for f in READ]
+    values += [(f, f.pre_save(event, add=True)) for f in event_fields]  # `created` as a save
+    params = [field.get_db_prep_save(of, connection) for field, of in values]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        written: bool = cursor.rowcount == 1
+    return written
 
-    def value(field: Field[Any, Any], of: Any) -> str:
-        # Cast to the column's type, so that a NULL or a server-side bound parameter has one.
-        params.append(field.get_db_prep_save(of, connection))
-        return f"CAST(%s AS {field.db_type(connection)})"
+
+@functools.cache
+def _statement(alias: str) -> tuple[str, list[Field[Any, Any]]]:
+    """The statement's text (its values in the order `_in_one_statement` gives them: the
+    written fields, the key, the read fields, the event's fields) and the event's fields; made
+    once per database, off the strokes' path."""
+    connection = connections[alias]
+    name = connection.ops.quote_name
 
     def column(field: Field[Any, Any]) -> str:
         assert field.column is not None  # a concrete field's
         return name(field.column)
 
-    def is_(field: str, of: Any, op: str = "=") -> str:
+    def value(field: Field[Any, Any]) -> str:
+        # Cast to the column's type, so that a NULL or a server-side bound parameter has one.
+        return f"CAST(%s AS {field.db_type(connection)})"
+
+    def compared(field: str, op: str) -> str:
         found = _field(Match, field)
-        return f"{column(found)} {op} {value(found, of)}"
+        return f"{column(found)} {op} {value(found)}"
 
     pk = column(_field(Match, "id"))
-    sets = ", ".join(is_(f, getattr(row, f)) for f in WRITTEN)
-    where = " AND ".join(
-        [is_("id", row.pk)] + [is_(f, v, "IS NOT DISTINCT FROM") for f, v in read.items()]
-    )
+    sets = ", ".join(compared(f, "=") for f in WRITTEN)
+    unchanged = [compared(f, "IS NOT DISTINCT FROM") for f in READ]
+    where = " AND ".join([compared("id", "="), *unchanged])
     # The event's columns but its key; its match is the updated row's.
     fields = [f for f in MatchEvent._meta.concrete_fields if f.name not in ("id", "match")]
-    values = ", ".join(value(f, f.pre_save(event, add=True)) for f in fields)
     columns = ", ".join(column(f) for f in [_field(MatchEvent, "match"), *fields])
     sql = (
         f"WITH moved AS (UPDATE {name(Match._meta.db_table)} SET {sets} WHERE {where}"
         f" RETURNING {pk}) INSERT INTO {name(MatchEvent._meta.db_table)} ({columns})"
-        f" SELECT moved.{pk}, {values} FROM moved"
+        f" SELECT moved.{pk}, {', '.join(value(f) for f in fields)} FROM moved"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        written: bool = cursor.rowcount == 1
-    return written
+    return sql, fields
 
 
 def _field(model: type[Match] | type[MatchEvent], name: str) -> Field[Any, Any]:

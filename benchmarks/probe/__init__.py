@@ -64,13 +64,15 @@ def _by_10s(lines: list[list[Any]], start: float, stop: float) -> dict[str, list
     windows = max(1, math.ceil((stop - start) / 10))
     spans: dict[str, list[list[float]]] = {}
     for line in lines:
-        kind, when = line[0], line[1] if line[0] != "span" else line[2]
-        if not start <= when <= stop:
-            continue
-        at = min(windows - 1, int((when - start) // 10))
-        what, ms = ("gc", line[3]) if kind == "gc" else ("lag", line[2]) if kind == "lag" else (
-            line[1], line[3])  # fmt: skip
-        spans.setdefault(what, [[] for _ in range(windows)])[at].append(ms)
+        if line[0] == "span":
+            _, what, when, ms = line
+        elif line[0] == "gc":
+            what, (_, when, _, ms) = "gc", line
+        else:
+            what, (_, when, ms) = "lag", line
+        if start <= when <= stop:
+            at = min(windows - 1, int((when - start) // 10))
+            spans.setdefault(what, [[] for _ in range(windows)])[at].append(ms)
 
     def p99(what: str) -> list[float | None]:
         return [percentile(sorted(ms), 99) for ms in spans.get(what, [[]] * windows)]
