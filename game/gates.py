@@ -73,6 +73,7 @@ class _Gate:
         self.strikes: dict[str, tuple[int, float]] = {}  # address -> floods, last one's end
         self.knocks: dict[str, Bucket] = {}  # address -> its strangers' handshakes
         self.lookups: dict[str, Bucket] = {}  # address -> its session cookies read
+        self.members: dict[str, float] = {}  # address -> when a member's session last came
         self.swept = clock.monotonic()
 
     def admit(
@@ -111,11 +112,14 @@ class _Gate:
             self._sweep(now)
         bucket = buckets.get(address)
         if bucket is None:
-            conf = settings.SNOOKER
-            bucket = buckets[address] = Bucket(
-                conf["HANDSHAKE_BURST"], conf["HANDSHAKE_PER_SECOND"]
-            )
+            bucket = buckets[address] = self._bucket()
         return bucket.take()
+
+    @staticmethod
+    def _bucket() -> Bucket:
+        """An address's handshakes (or cookies read) without a session: a burst, then a rate."""
+        conf = settings.SNOOKER
+        return Bucket(conf["HANDSHAKE_BURST"], conf["HANDSHAKE_PER_SECOND"])
 
     def turned_away(self, address: str) -> bool:
         until = self.penalised.get(address)
@@ -123,6 +127,22 @@ class _Gate:
             del self.penalised[address]
             return False
         return until is not None
+
+    def member_from(self, address: str) -> None:
+        """A member's live session opened a socket from `address`: its connections are never
+        closed at accept (`closed_at_accept`), where nothing yet says who is knocking."""
+        self.members[address] = clock.monotonic()
+
+    def closed_at_accept(self, address: str) -> bool:
+        """Close a connection from `address` as it is accepted, before a byte of it is read
+        (snooker_site/accepts.py): the address is turned away for flooding and no member's
+        socket has come from it for `MEMBER_KEPT` seconds. A member who shares the address (a
+        clubhouse behind one NAT) is let on to the handshake, where their session exempts
+        them as ever."""
+        if not self.penalised or not self.turned_away(address):
+            return False
+        seen = self.members.get(address)
+        return seen is None or clock.monotonic() - seen > MEMBER_KEPT
 
     def penalise(self, address: str) -> None:
         """A socket from `address` was closed for flooding: its sockets that reconnect at once
@@ -140,6 +160,11 @@ class _Gate:
         until = now + wait * _JITTER.uniform(0.8, 1.2)
         self.penalised[address] = until
         self.strikes[address] = (strikes + 1, until)
+        # Its burst is spent: back after its wait at the steady rate, a socket at a time, not
+        # the burst's eight sockets flooding together (each costs a handshake, a greeting and
+        # its flood before the address is turned away again).
+        knocks = self.knocks[address] = self._bucket()
+        knocks.tokens, knocks.stamp = 0.0, until
 
     def _sweep(self, now: float) -> None:
         """Forget what no longer limits anyone: full buckets, forgiven floods."""
@@ -148,6 +173,7 @@ class _Gate:
         self.lookups = {a: b for a, b in self.lookups.items() if not b.full()}
         forgive = settings.SNOOKER["FLOOD_FORGIVE"]
         self.strikes = {a: s for a, s in self.strikes.items() if now - s[1] <= forgive}
+        self.members = {a: t for a, t in self.members.items() if now - t <= MEMBER_KEPT}
 
     def leave(self, address: str, match_id: int) -> None:
         self.addresses[address] -= 1
@@ -160,6 +186,11 @@ class _Gate:
     def reset(self) -> None:
         self.__init__()  # type: ignore[misc]
 
+
+# How long a member's socket from an address keeps that address's connections from being
+# closed at accept: a member at a clubhouse whose other guest flooded keeps reconnecting and
+# loading pages for the evening.
+MEMBER_KEPT = 3600.0
 
 _JITTER = random.Random()  # not a secret: only spreads out when penalties end
 

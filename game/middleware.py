@@ -86,6 +86,8 @@ class TurnAway:
             scope = {**scope, "address": address}
             key = session_key(scope)
             member = key is not None and await SESSIONS.live(key, address)
+            if member:
+                GATE.member_from(address)
             if not member and (GATE.turned_away(address) or not GATE.knock(address)):
                 await refuse(receive, send)
                 return

@@ -36,6 +36,9 @@ application = ProtocolTypeRouter(
 from club.jobs import start_with_the_server as start_club_jobs  # noqa: E402
 from computer.driver import start_with_the_server as start_computer  # noqa: E402
 from ladder.jobs import start_with_the_server  # noqa: E402
+from snooker_site import accepts  # noqa: E402
+
+accepts.install()  # a flooding address closed at accept (daphne facing the clients)
 
 start_with_the_server()
 start_club_jobs()

@@ -204,6 +204,8 @@ async def test_a_turned_away_address_is_refused_before_any_consumer(match, monke
     # A member's live session may be a player's: the consumer decides (here, a spectator).
     assert await handshake([(b"cookie", b"sessionid=" + await _session_of(match.player_a))])
     assert len(consumers) == 2
+    # ... and the member's address is never closed at accept (snooker_site/accepts.py).
+    assert not GATE.closed_at_accept("10.0.5.1")
 
 
 @database_sync_to_async
@@ -301,6 +303,14 @@ def test_an_address_that_floods_again_waits_longer_each_time(settings, set_clock
     set_clock.move(301)  # clean for longer than FLOOD_FORGIVE: forgiven
     gate.penalise("10.0.8.1")
     assert gate.penalised["10.0.8.1"] - set_clock.monotonic() <= 1.2 * 30
+    # Back after its wait, a flooding address has no burst: one socket a second.
+    settings.SNOOKER = {**settings.SNOOKER, "HANDSHAKE_BURST": 8, "HANDSHAKE_PER_SECOND": 1.0}
+    set_clock.move(gate.penalised["10.0.8.1"] - set_clock.monotonic() + 0.5)
+    assert not gate.turned_away("10.0.8.1")
+    assert not gate.knock("10.0.8.1")
+    set_clock.move(0.5)
+    assert [gate.knock("10.0.8.1") for _ in range(3)] == [True, False, False]
+    assert gate.knock("10.0.8.2")  # another address has its burst
     # Addresses caught together do not all come back together.
     for i in range(20):
         gate.penalise(f"10.0.9.{i}")
@@ -422,3 +432,30 @@ def test_a_process_greets_from_memory_only_what_it_knows_to_be_newest() -> None:
     broadcast.LATEST[7] = 5
     assert tables.greeting(7, 9) is None  # the browser's own is newer: another process's
     broadcast.LATEST.pop(7)
+
+
+def test_a_flooding_address_is_closed_at_accept_unless_a_member_came_from_it(settings) -> None:
+    """Direct to daphne, a connection from an address turned away for flooding is closed by
+    Twisted's port as it is accepted (the factory builds no protocol): no byte of it is read.
+    An address a member's socket came from is not (at accept nothing says who knocks), nor
+    any address behind a proxy (the peer is the proxy)."""
+    from daphne.http_protocol import HTTPFactory
+    from twisted.internet.address import IPv4Address
+
+    import snooker_site.asgi  # noqa: F401 (installs the gate on daphne's factory)
+    from game.gates import GATE
+
+    factory = HTTPFactory(server=None)
+
+    def built(host: str) -> bool:
+        return factory.buildProtocol(IPv4Address("TCP", host, 40000)) is not None
+
+    assert built("10.0.6.1")
+    GATE.penalise("10.0.6.1")
+    assert not built("10.0.6.1")
+    assert built("10.0.6.2")
+    GATE.member_from("10.0.6.1")
+    assert built("10.0.6.1")
+    GATE.penalise("10.0.6.3")
+    settings.TRUSTED_PROXIES = 1
+    assert built("10.0.6.3")
