@@ -139,7 +139,7 @@ class _Gate:
         socket has come from it for `MEMBER_KEPT` seconds. A member who shares the address (a
         clubhouse behind one NAT) is let on to the handshake, where their session exempts
         them as ever."""
-        if not self.penalised or not self.turned_away(address):
+        if not self.turned_away(address):
             return False
         seen = self.members.get(address)
         return seen is None or clock.monotonic() - seen > MEMBER_KEPT

@@ -301,10 +301,10 @@ def test_an_address_that_floods_again_waits_longer_each_time(settings, set_clock
     expected = [30, 60, 100, 100]  # doubled each time, up to the limit, a fifth either way
     assert all(0.8 * e <= w <= 1.2 * e for w, e in zip(waits, expected, strict=True)), waits
     set_clock.move(301)  # clean for longer than FLOOD_FORGIVE: forgiven
+    settings.SNOOKER = {**settings.SNOOKER, "HANDSHAKE_BURST": 8, "HANDSHAKE_PER_SECOND": 1.0}
     gate.penalise("10.0.8.1")
     assert gate.penalised["10.0.8.1"] - set_clock.monotonic() <= 1.2 * 30
     # Back after its wait, a flooding address has no burst: one socket a second.
-    settings.SNOOKER = {**settings.SNOOKER, "HANDSHAKE_BURST": 8, "HANDSHAKE_PER_SECOND": 1.0}
     set_clock.move(gate.penalised["10.0.8.1"] - set_clock.monotonic() + 0.5)
     assert not gate.turned_away("10.0.8.1")
     assert not gate.knock("10.0.8.1")
