@@ -21,9 +21,11 @@ lobby socket receiving a row of that match at that version or later ("Lobby").
 
 With `--computer N`, N more matches are played against the computer (`--computer-level`, Pro
 by default: the longest thinker) beside the humans' matches: a member in seat A plays as the
-players do, the computer answers from the servers' own pool (docs/opponent.md). Their requests
-and events are counted apart ("computer"), so the figures above stay the humans' alone: run it
-with and without them to see what the computer's thinking costs the other tables.
+players do, the computer answers (docs/opponent.md). In the redis set-up it plays from a
+process of its own, as deployed (`manage.py play_computer`, SNOOKER_COMPUTER_PROCESS; with
+`--computer-in-servers`, from the servers, as one process must). Their requests and events are
+counted apart ("computer"), so the figures above stay the humans' alone: run it with and
+without them to see what the computer's tables cost the other tables.
 
 With `--through-proxy`, the clients speak TLS to the shipped nginx site (deploy/nginx/, its
 limits as shipped) in front of the daphne processes, each client from a loopback address of
@@ -76,8 +78,10 @@ from tests.live.harness import (  # noqa: E402
     BALL_RADIUS,
     D_SPOTS,
     Daphne,
+    Process,
     ScratchDatabase,
     balls_on,
+    computer_player,
     drop_redis_keys,
     logged_in_session,
     postgres_url,
@@ -169,8 +173,8 @@ def address(i: int) -> str:
     return f"127.1.{i // 250}.{i % 250 + 1}"
 
 
-class Server(Daphne):
-    """A daphne process, with what the benchmark reports of it."""
+class Measured(Process):
+    """A process, with what the benchmark reports of it."""
 
     def rss_mb(self) -> float:
         """The resident set now (VmRSS)."""
@@ -202,6 +206,10 @@ class Server(Daphne):
             at = text.index("Traceback")
             print(f"  {self.name}: {count} tracebacks; the first:\n{text[at - 300 : at + 2500]}")
         return count
+
+
+class Server(Measured, Daphne):
+    """A daphne process."""
 
 
 # --- playing ------------------------------------------------------------------------------------
@@ -631,12 +639,16 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             env |= {"DATABASE_URL": database.url, "REDIS_URL": redis,
                     "CHANNEL_LAYER_PREFIX": prefix}  # fmt: skip
             servers_wanted = 2
+        apart = kind == "redis" and args.computer > 0 and not args.computer_in_servers
+        if apart:
+            env["SNOOKER_COMPUTER_PROCESS"] = "true"
         if args.through_proxy:
             env |= BEHIND_PROXY
         probe = Path(tmp) / "probe"
         if args.probe:
             env |= probe_environment(ROOT, probe)
         servers: list[Server] = []
+        player: Measured | None = None  # the computer's own process
         proxy: Proxy | None = None
         try:
             began = time.monotonic()
@@ -648,12 +660,17 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             servers = [Server(f"daphne-{i + 1}", env, Path(tmp)) for i in range(servers_wanted)]
             for server in servers:
                 server.wait_healthy()
+            if apart:
+                player = computer_player(env, Path(tmp), Measured)
             idle_rss = [s.rss_mb() for s in servers]
             if args.through_proxy:
                 sockets = (2 + args.spectators) * args.matches + args.lobby + args.computer
                 # Two connections a socket (the client's, daphne's), and room to spare.
                 proxy = Proxy(Path(tmp) / "nginx", [s.port for s in servers], 2 * sockets + 256)
+            player_before = player.cpu_seconds() if player is not None else 0.0
             run = asyncio.run(run_clients(setup, servers, args, proxy))
+            # Its CPU from the clients' first connection to the end of play.
+            player_cpu_s = player.cpu_seconds() - player_before if player is not None else None
             stats, plays, clients, elapsed = run.stats, run.plays, run.clients, run.elapsed
             final = run_django(env, "--django-final")["versions"]
             lost = sum(
@@ -663,7 +680,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             if args.probe:
                 time.sleep(1.5)  # the probes' next write
                 probes = [probe_summary(probe, s.proc.pid, run.window) for s in servers]
-            server_errors = sum(s.server_errors() for s in servers)
+            server_errors = sum(s.server_errors() for s in [*servers, *filter(None, [player])])
             dropped = stats.disconnects  # sockets the servers closed during the run
             # What the matches against the computer did: the members' requests, and the
             # events (theirs and the computer's) the matches moved on by.
@@ -674,8 +691,8 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         finally:
             if proxy is not None:
                 proxy.stop()
-            for server in servers:
-                server.stop()
+            for process in [*servers, *filter(None, [player])]:
+                process.stop()
             if database is not None:
                 database.drop()
                 drop_redis_keys(redis, prefix)
@@ -746,7 +763,12 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             "events": computer_events,
             "member_ack_p99_ms": percentile(member_acks, 99),
             "errors": dict(run.computer.errors),
+            "played_by": "its own process" if player_cpu_s is not None else "the servers",
         }
+        if player_cpu_s is not None:
+            result["computer"]["process_cpu_percent"] = round(
+                100 * player_cpu_s / (elapsed + run.connect_s), 1
+            )
     print(f"  {result}", flush=True)
     return result
 
@@ -766,6 +788,10 @@ def main() -> None:
     parser.add_argument("--lobby", type=int, default=0, help="lobby sockets watching")
     parser.add_argument("--computer", type=int, default=0, help="matches against the computer")
     parser.add_argument("--computer-level", default="pro", choices=("novice", "club", "pro"))
+    parser.add_argument(
+        "--computer-in-servers", action="store_true",
+        help="the servers play the computer's tables (redis: else its own process does)",
+    )  # fmt: skip
     parser.add_argument(
         "--through-proxy", action="store_true", help="the shipped nginx in front (TLS)"
     )

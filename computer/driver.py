@@ -24,6 +24,16 @@ repeated client id is refused or answered with the stored event.
 A turn nobody's event announces (the server restarted while the computer was to play, or a
 drive failed) is picked up by `RESUME`: when the server's loop starts and then every
 `COMPUTER["RESUME_EVERY"]` seconds, a drive for each live match with a computer seat.
+
+Where it plays. By default in the servers, as above: one process (SQLite, the in-memory
+channel layer) has nowhere else. A club with several processes and Redis may play the
+computer's tables in a process of its own instead (`COMPUTER["OWN_PROCESS"]`, `manage.py
+play_computer`, `serve`), at a lower priority than the members' servers: a server then does no
+more for the computer's tables than for a member's, and only tells that process, on the
+channel layer's `TURNS` channel, which of its matches moved. 20 tables against the computer
+cost the members' acks what 20 more members' tables cost when the servers played them
+(docs/opponent.md, "Measured"); apart, the computer's strokes, its reads and its requests are
+no longer the servers' work.
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -49,7 +60,7 @@ from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
 from game.protocol.ipc import group_name
 from game.signals import match_changed
-from game.work import cancel
+from game.work import cancel, detach
 from rules import commands
 from rules.commands import Choose, Command, Concede, Stroke
 from rules.match import match_from_json
@@ -61,6 +72,16 @@ _POOL: Executor | None = None
 _KNOWN: dict[int, bool] = {}  # match id -> has a computer seat
 _BUSY: set[int] = set()
 _TASKS: set[asyncio.Task[None]] = set()
+# The channel on which the servers tell the computer's own process which of its matches moved.
+TURNS = "computer.turns"
+_OWN_PROCESS = [False]  # this is that process (`serve`)
+_WITH_A_COMPUTER = Q(player_a__computer__isnull=False) | Q(player_b__computer__isnull=False)
+
+
+def plays_here() -> bool:
+    """Whether this process plays the computer's turns: the servers unless the computer has a
+    process of its own, and that process."""
+    return _OWN_PROCESS[0] or not settings.COMPUTER["OWN_PROCESS"]
 
 
 def pool() -> Executor:
@@ -199,15 +220,59 @@ def _schedule(match_id: int) -> asyncio.Task[None] | None:
 
 def _changed(sender: Any, match_id: int, **kwargs: Any) -> None:
     """Cheap, in the event loop: schedule a drive for the computer's matches (and for a match
-    not yet known here, whose first read says)."""
+    not yet known here, whose first read says), or tell the computer's own process."""
     if _KNOWN.get(match_id) is False or match_id in _BUSY:
         return
-    _schedule(match_id)
+    if plays_here():
+        _schedule(match_id)
+    else:
+        detach(_tell(match_id))
+
+
+def _has_a_computer_seat(match_id: int) -> bool:
+    return Match.objects.filter(_WITH_A_COMPUTER, pk=match_id).exists()
+
+
+async def _tell(match_id: int) -> None:
+    """Tell the computer's own process that one of its matches moved (it reads the rest)."""
+    if match_id not in _KNOWN:
+        _KNOWN[match_id] = await database_sync_to_async(_has_a_computer_seat)(match_id)
+    if not _KNOWN[match_id]:
+        return
+    layer = get_channel_layer()
+    assert layer is not None
+    try:
+        await layer.send(TURNS, {"type": "computer.turn", "match": match_id})
+    except ChannelFull:
+        # Nobody has been reading (the process is down): its `RESUME` finds the turn on start.
+        log.warning("the computer's process is not taking its turns (match %s)", match_id)
+
+
+async def serve() -> None:
+    """The computer's own process (`manage.py play_computer`): play each turn the servers tell
+    of, and those left waiting (`RESUME`, at once and then every so often)."""
+    _OWN_PROCESS[0] = True
+    warm()
+    RESUME.start()
+    layer = get_channel_layer()
+    assert layer is not None
+    while True:
+        try:
+            message = await layer.receive(TURNS)
+        except Exception:  # Redis away a moment: what was sent meanwhile waits there
+            log.exception("the computer could not hear of its turns; listening again")
+            await asyncio.sleep(1)
+            continue
+        if message.get("type") == "computer.stop":
+            # A test's way out: channels_redis's receive does not always end when cancelled.
+            return
+        match_id = message.get("match")
+        if isinstance(match_id, int):
+            _changed(None, match_id)
 
 
 def _live_matches() -> list[int]:
-    computer = Q(player_a__computer__isnull=False) | Q(player_b__computer__isnull=False)
-    rows = Match.objects.filter(computer, status=Match.Status.LIVE).order_by("pk")
+    rows = Match.objects.filter(_WITH_A_COMPUTER, status=Match.Status.LIVE).order_by("pk")
     return list(rows.values_list("pk", flat=True))
 
 
@@ -232,11 +297,13 @@ def warm() -> None:
 
 
 def start_with_the_server() -> None:
-    """Start `RESUME` and the pool when daphne's event loop starts (as club/jobs.py's jobs)."""
+    """Start the pool (the hints', and the computer's turns' where the server plays them) and
+    `RESUME` when daphne's event loop starts (as club/jobs.py's jobs)."""
     from daphne.server import twisted_loop
 
     twisted_loop.call_soon(warm)
-    twisted_loop.call_soon(RESUME.start)
+    if plays_here():
+        twisted_loop.call_soon(RESUME.start)
 
 
 def reset() -> None:
@@ -247,6 +314,8 @@ def reset() -> None:
     _TASKS.clear()
     _BUSY.clear()
     _KNOWN.clear()
+    _OWN_PROCESS[0] = False
+    RESUME.stop()
 
 
 def listen() -> None:

@@ -518,11 +518,20 @@ SNOOKER_COMPUTER_RESUME_EVERY = Knob(
     "SNOOKER_COMPUTER_RESUME_EVERY",
     _SECONDS,
     60.0,
-    "How often, in seconds, each process looks for its turns left waiting (as after a restart); 0:"
-    " never.",
+    "How often, in seconds, the process that plays the computer looks for its turns left waiting"
+    " (as after a restart); 0: never.",
+)
+SNOOKER_COMPUTER_PROCESS = Knob(
+    "SNOOKER_COMPUTER_PROCESS",
+    flag,
+    False,
+    "The computer's tables are played by `manage.py play_computer` (a process of its own, below"
+    " the servers' priority: deploy/systemd/snooker-computer.service), not by the servers;"
+    " needs `REDIS_URL`.",
 )
 section(
     "The computer opponent",
+    SNOOKER_COMPUTER_PROCESS,
     SNOOKER_COMPUTER_WORKERS,
     SNOOKER_COMPUTER_ADDRESS_SECONDS,
     SNOOKER_COMPUTER_RESUME_EVERY,

@@ -466,6 +466,7 @@ CONTENT_SECURITY_POLICY: dict[str, Any] = {
 
 
 class ComputerSettings(TypedDict):
+    OWN_PROCESS: bool
     WORKERS: int
     ADDRESS_SECONDS: float
     MATCHES_PER_HOUR: int
@@ -477,6 +478,8 @@ class ComputerSettings(TypedDict):
 # decision takes up to about a second of one core, so a bounded pool keeps the other tables'
 # CPU), how long it shows its aim before it strikes, and how many matches a member may start.
 COMPUTER: ComputerSettings = {
+    # Its tables played by `manage.py play_computer`, not by the servers (computer/driver.py).
+    "OWN_PROCESS": _env[k.SNOOKER_COMPUTER_PROCESS],
     "WORKERS": _env[k.SNOOKER_COMPUTER_WORKERS],
     "ADDRESS_SECONDS": _env[k.SNOOKER_COMPUTER_ADDRESS_SECONDS],
     "MATCHES_PER_HOUR": 20,
@@ -486,3 +489,6 @@ COMPUTER: ComputerSettings = {
     # Hints on a practice table: the Pro's search, about a second of one core each.
     "HINTS_PER_MINUTE": 6,
 }
+if COMPUTER["OWN_PROCESS"] and not REDIS_URL:
+    # The servers tell that process of its turns through the channel layer.
+    raise ImproperlyConfigured("SNOOKER_COMPUTER_PROCESS needs REDIS_URL (a shared channel layer)")

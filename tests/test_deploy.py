@@ -164,6 +164,17 @@ def test_a_bad_rate_stops_the_start(tmp_path: Path) -> None:
     assert "SNOOKER_SIGNUP_RATE='ten an hour' is not a rate" in done.stderr
 
 
+def test_the_computers_own_process_needs_redis(tmp_path: Path) -> None:
+    """The servers tell that process of its turns through Redis: without it, no start (and,
+    with it off, `play_computer` refuses to run beside servers that play those tables)."""
+    done = run(production(tmp_path, SNOOKER_COMPUTER_PROCESS="true"), "manage.py", "check")
+    assert done.returncode != 0
+    assert "SNOOKER_COMPUTER_PROCESS needs REDIS_URL" in done.stderr
+    done = run(production(tmp_path), "manage.py", "play_computer")
+    assert done.returncode != 0
+    assert "the servers play the computer's tables themselves" in done.stderr
+
+
 def test_a_fresh_machine_runs_with_nothing_set(tmp_path: Path) -> None:
     """`make run` with no variables: DEBUG on, the development key, plain HTTP. (Only the
     database is moved, to keep this test off the working copy's db.sqlite3.)"""

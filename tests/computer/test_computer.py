@@ -78,6 +78,46 @@ async def test_the_computer_answers_a_members_stroke_through_the_service() -> No
     assert event is not None and event.actor == users["novice"]
 
 
+async def test_a_server_leaves_the_computers_turns_to_its_own_process(settings) -> None:
+    """With SNOOKER_COMPUTER_PROCESS the server drives nothing: it tells the computer's process
+    which of its matches moved (driver.TURNS), and that process plays the turn."""
+    from channels.layers import get_channel_layer
+
+    from game import service
+
+    settings.COMPUTER = {**settings.COMPUTER, "OWN_PROCESS": True}
+    await database_sync_to_async(seats)()
+    users = get_user_model().objects
+    alice = await database_sync_to_async(users.create_user)("alice")
+    bob = await database_sync_to_async(users.create_user)("bob")
+    match = await database_sync_to_async(play_computer)(alice, "novice", 1)
+    friendly = await database_sync_to_async(service.create_match)(bob, alice, 1, draw="A")
+    layer = get_channel_layer()
+    assert layer is not None
+    theirs = Client(friendly.pk, bob)
+    await theirs.open()
+    await theirs.break_off()
+    await theirs.expect("event")
+    client = Client(match.pk, alice)
+    await client.open()
+    await client.break_off()
+    await client.expect("event")
+    # Told (for the break-off, maybe for Alice's arrival too), and only of the computer's match.
+    told = await asyncio.wait_for(layer.receive(driver.TURNS), 10)
+    assert told == {"type": "computer.turn", "match": match.pk}
+    # A drive would have been scheduled as the event was published, before it was told.
+    assert not driver._TASKS and not driver.plays_here()
+    assert driver._KNOWN[match.pk] and not driver._KNOWN.get(friendly.pk)
+    # The computer's process: the turn it is told of, it plays.
+    serving = asyncio.create_task(driver.serve())
+    try:
+        await layer.send(driver.TURNS, told)
+        assert (await client.expect("event", timeout=30))["seat"] == "B"
+    finally:
+        await layer.send(driver.TURNS, {"type": "computer.stop"})
+        await asyncio.wait_for(serving, 10)
+
+
 async def test_the_computer_never_takes_the_members_own_thread(monkeypatch) -> None:
     """A member's stroke never waits behind the computer's reads or strokes: those go to
     channels' shared database thread, the members' requests to their own (game.work.play)."""

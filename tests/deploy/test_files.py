@@ -101,8 +101,8 @@ def test_systemd_accepts_the_units(tmp_path: Path) -> None:
         (tmp_path / unit.name).write_text(text)
     units = [
         str(tmp_path / name)
-        for name in ("snooker@8001.service", "snooker.target", "snooker-backup.service",
-                     "snooker-backup.timer")
+        for name in ("snooker@8001.service", "snooker.target", "snooker-computer.service",
+                     "snooker-backup.service", "snooker-backup.timer")
     ]  # fmt: skip
     done = subprocess.run(
         [analyze, "verify", *units], capture_output=True, text=True, timeout=120, check=False

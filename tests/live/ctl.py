@@ -2,7 +2,8 @@
 
 The test process keeps pytest-django's settings (maybe SQLite); the servers and this script
 share a fresh PostgreSQL database named by DATABASE_URL, so everything touching that database
-runs here: `python -m tests.live.ctl setup` and `python -m tests.live.ctl verify MATCH_ID`.
+runs here: `python -m tests.live.ctl setup` (or `computer`: a match against the computer) and
+`python -m tests.live.ctl verify MATCH_ID`.
 Each prints one JSON object on its last line.
 """
 
@@ -37,6 +38,25 @@ def setup() -> dict[str, Any]:
     }
 
 
+def computer() -> dict[str, Any]:
+    """Alice and a match of hers against the computer's Novice (one frame)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from computer.service import play_computer
+
+    call_command("migrate", interactive=False, verbosity=0)
+    alice = get_user_model().objects.create_user("alice", password="pw")
+    match = play_computer(alice, "novice", 1)
+    return {
+        "match": match.pk,
+        "cookie_name": settings.SESSION_COOKIE_NAME,
+        "sessions": {"alice": logged_in_session(alice)},
+        "computer": match.player_b_id,
+    }
+
+
 def verify(match_id: int) -> dict[str, Any]:
     from django.db import connection
 
@@ -65,10 +85,12 @@ def main(argv: list[str]) -> None:
     django.setup()
     if argv[:1] == ["setup"]:
         result = setup()
+    elif argv[:1] == ["computer"]:
+        result = computer()
     elif argv[:1] == ["verify"] and len(argv) == 2:
         result = verify(int(argv[1]))
     else:
-        raise SystemExit("usage: python -m tests.live.ctl setup | verify MATCH_ID")
+        raise SystemExit("usage: python -m tests.live.ctl setup | computer | verify MATCH_ID")
     print(json.dumps(result))
 
 

@@ -22,7 +22,7 @@ import urllib.request
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -153,21 +153,51 @@ def free_port() -> int:
         return port
 
 
-class Daphne:
-    """One server process on loopback; its output goes to a log file shown on failure."""
+class Process:
+    """One long-running process at the repository root; its output goes to a log file shown
+    on failure."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], log_dir: Path) -> None:
+        self.name = name
+        self.log_path = log_dir / f"{name}.log"
+        self._log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=self._log,
+                                     stderr=subprocess.STDOUT)  # fmt: skip
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup in the process (a crash, not a shutdown)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self._log.close()
+
+    def stop(self) -> None:
+        """SIGTERM, a shutdown; SIGKILL if it takes more than 10 s."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+    def log(self) -> str:
+        if not self._log.closed:
+            self._log.flush()
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+
+class Daphne(Process):
+    """One server process on loopback."""
 
     def __init__(
         self, name: str, env: dict[str, str], log_dir: Path, port: int | None = None
     ) -> None:
-        self.name = name
         self.port = port or free_port()  # a port of its own, or a stopped one's (a restart)
-        self.log_path = log_dir / f"{name}.log"
-        daphne = Path(sys.executable).parent / "daphne"
-        self._log = self.log_path.open("wb")
-        self.proc = subprocess.Popen(
-            [str(daphne), "-b", "127.0.0.1", "-p", str(self.port), "snooker_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        daphne = str(Path(sys.executable).parent / "daphne")
+        argv = [daphne, "-b", "127.0.0.1", "-p", str(self.port), "snooker_site.asgi:application"]
+        super().__init__(name, argv, env, log_dir)
 
     @property
     def url(self) -> str:
@@ -191,28 +221,14 @@ class Daphne:
             time.sleep(0.1)
         raise RuntimeError(f"{self.name} did not answer /healthz in {timeout}s:\n{self.log()}")
 
-    def kill(self) -> None:
-        """SIGKILL: no cleanup in the server (a crash, not a shutdown)."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self._log.close()
 
-    def stop(self) -> None:
-        """SIGTERM, a shutdown; SIGKILL if it takes more than 10 s."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self._log.close()
+P = TypeVar("P", bound=Process)
 
-    def log(self) -> str:
-        if not self._log.closed:
-            self._log.flush()
-        return self.log_path.read_text(errors="replace")[-4000:]
+
+def computer_player(env: dict[str, str], log_dir: Path, kind: type[P] = Process) -> P:  # type: ignore[assignment]
+    """The computer opponent's own process (`manage.py play_computer`), as a `kind`: `env`
+    must name Redis and say SNOOKER_COMPUTER_PROCESS=true, as the servers' does."""
+    return kind("computer", [sys.executable, "manage.py", "play_computer"], env, log_dir)
 
 
 # --- clients -------------------------------------------------------------------------------

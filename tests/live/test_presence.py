@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 from tests.live.harness import Daphne, LiveClient, run_ctl
-from tests.live.test_multiprocess import server_env  # noqa: F401  (the fixture)
 
 HEARTBEAT = 1.0
 
@@ -47,7 +46,7 @@ async def _until_bob(alice: LiveClient, online: bool, since: float, timeout: flo
 
 
 async def test_presence_converges_within_two_heartbeats_after_sigkill(
-    server_env: dict[str, str],  # noqa: F811
+    server_env: dict[str, str],
     tmp_path: Path,
 ) -> None:
     # A going is told after the away notice (a reload is not a leaving): here within a beat.
