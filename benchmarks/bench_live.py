@@ -649,6 +649,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             env |= probe_environment(ROOT, probe)
         servers: list[Server] = []
         player: Measured | None = None  # the computer's own process
+        started: list[Measured] = []  # every process, to stop and to read for tracebacks
         proxy: Proxy | None = None
         try:
             began = time.monotonic()
@@ -658,10 +659,12 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             )  # fmt: skip
             print(f"  database ready in {time.monotonic() - began:.1f} s", flush=True)
             servers = [Server(f"daphne-{i + 1}", env, Path(tmp)) for i in range(servers_wanted)]
+            started += servers
             for server in servers:
                 server.wait_healthy()
             if apart:
                 player = computer_player(env, Path(tmp), Measured)
+                started.append(player)
             idle_rss = [s.rss_mb() for s in servers]
             if args.through_proxy:
                 sockets = (2 + args.spectators) * args.matches + args.lobby + args.computer
@@ -680,7 +683,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             if args.probe:
                 time.sleep(1.5)  # the probes' next write
                 probes = [probe_summary(probe, s.proc.pid, run.window) for s in servers]
-            server_errors = sum(s.server_errors() for s in [*servers, *filter(None, [player])])
+            server_errors = sum(s.server_errors() for s in started)
             dropped = stats.disconnects  # sockets the servers closed during the run
             # What the matches against the computer did: the members' requests, and the
             # events (theirs and the computer's) the matches moved on by.
@@ -691,7 +694,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         finally:
             if proxy is not None:
                 proxy.stop()
-            for process in [*servers, *filter(None, [player])]:
+            for process in started:
                 process.stop()
             if database is not None:
                 database.drop()

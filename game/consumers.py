@@ -106,7 +106,7 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             if self.seat is not None
             else (conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
         )
-        self._limit(burst, rate)
+        self._limit(burst, rate, stranger=not member)
         self.aim_bucket = Bucket(1, conf["AIM_PER_SECOND"])
         self.log_bucket = Bucket(conf["LOG_BURST"], conf["LOG_PER_SECOND"])
         await self.accept()
@@ -222,6 +222,8 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         with translation.override(language_of(self.scope)):
             message = error_text(code, detail)
         await self.send(server_out.Error(code=code, message=message, client_id=client_id).text())
+        if code != "rate_limited":  # a rate's refusals have their own flood rule
+            await self._faulted()
 
     async def _ping(self) -> None:
         if self.sent_version < LATEST.get(self.match_id, 0):

@@ -8,7 +8,9 @@ the club's (club/consumers.py) consumers hold only what is theirs.
   reads slower than a flooder sends, so the bucket alone, counting messages as they are
   read, would never see that flood: the backlog does.
 - `hello` once, in the socket's protocol version, before anything else; every refusal an
-  error answer, never a closed connection (but for a flood).
+  error answer, never a closed connection (but for a flood). A stranger's socket (no
+  account: it can only watch) that keeps sending what is refused is flooding too, however
+  slowly (`_faulted`): an honest page only says hello, pings and asks for logs.
 - One handler at a time: the socket's own messages and whatever else is handed to it (the
   match's relay, game/fanout.py) take `lock`.
 - Clean-up however the consumer ends (a close, a crash, daphne cancelling a slow one): the
@@ -58,6 +60,7 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
     protocol_name = "protocol"  # how a refused hello names it
     hello_again = "hello once per connection"  # the answer to a second hello
     address: str | None = None  # set while this socket holds a place at the gate
+    faults: Bucket | None = None  # a stranger's allowance of refused messages (`_limit`)
     greeted: bool = False
     gone: bool = False  # its places and registrations have been cleaned up
     flooded: bool = False  # closed for flooding: what it sends meanwhile is dropped unread
@@ -142,11 +145,14 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
         self.address = address
         return True
 
-    def _limit(self, burst: float, rate: float) -> None:
-        """The socket's rate of messages, and the flood rule past it."""
+    def _limit(self, burst: float, rate: float, stranger: bool = False) -> None:
+        """The socket's rate of messages, and the flood rule past it (for a stranger's
+        socket, its allowance of refusals too)."""
         conf = settings.SNOOKER
         self.bucket = Bucket(burst, rate)
         self.flood = Flood(conf["FLOOD_CLOSE_AFTER"], conf["FLOOD_CLOSE_REFUSED"])
+        if stranger:
+            self.faults = Bucket(conf["STRANGER_FAULTS_BURST"], conf["STRANGER_FAULTS_PER_SECOND"])
 
     async def _close(self, code: int, reason: str | None = None) -> None:
         if self.address is not None:
@@ -179,6 +185,14 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
             await self._error("hello_first", "send hello before anything else")
         else:
             await self.take(message)
+
+    async def _faulted(self) -> None:
+        """A refusal was answered (each `_error` says so, but for a rate's): a stranger past
+        its allowance is a flood. Within the rate, 200 strangers sending what no page sends
+        (a second hello, an aim) were a crowd to answer and to send every event, at the
+        players' cost, on a slow machine behind the proxy (docs/performance.md, issue 24)."""
+        if self.faults is not None and not self.faults.take() and not self.flooded:
+            await self._flooded()
 
     async def _flooded(self) -> None:
         """Close a flooding socket (a match goes on) and make its address wait."""

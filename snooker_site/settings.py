@@ -205,6 +205,8 @@ class SnookerSettings(TypedDict):
     SPECTATOR_RATE_PER_SECOND: float
     FLOOD_CLOSE_AFTER: float
     FLOOD_CLOSE_REFUSED: int
+    STRANGER_FAULTS_BURST: int
+    STRANGER_FAULTS_PER_SECOND: float
     FLOOD_PENALTY: float
     FLOOD_PENALTY_MAX: float
     FLOOD_FORGIVE: float
@@ -248,6 +250,10 @@ SNOOKER: SnookerSettings = {
     "FLOOD_CLOSE_AFTER": 3.0,
     # ... or as soon as this many in a row are refused (a sender far over the rate).
     "FLOOD_CLOSE_REFUSED": 30,
+    # ... and so is a stranger's socket answered with errors beyond a few, then one in ten
+    # seconds, at any rate: a page watching sends nothing that is refused.
+    "STRANGER_FAULTS_BURST": 10,
+    "STRANGER_FAULTS_PER_SECOND": 0.1,
     # ... and strangers from its address are turned away for this many seconds. So is a
     # socket with more messages waiting to be read than any honest page ever sends at once.
     "FLOOD_PENALTY": 30.0,

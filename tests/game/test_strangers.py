@@ -459,3 +459,36 @@ def test_a_flooding_address_is_closed_at_accept_unless_a_member_came_from_it(set
     GATE.penalise("10.0.6.3")
     settings.TRUSTED_PROXIES = 1
     assert built("10.0.6.3")
+
+
+async def test_a_stranger_that_keeps_sending_what_is_refused_is_a_flood(
+    match, players, settings
+) -> None:
+    """Within the rate, every refusal is answered; past a stranger's small allowance of them
+    (a page that watches sends nothing refused), the socket is closed as a flood and its
+    address waits. A member's refusals are answered, however many."""
+    settings.SNOOKER = {**settings.SNOOKER, "STRANGER_FAULTS_BURST": 3,
+                        "STRANGER_FAULTS_PER_SECOND": 0.001}  # fmt: skip
+    aim = {"type": "aim", "angle": 1.0, "speed": 3.0}
+    stranger = Client(match.pk, address="10.0.13.1")
+    await stranger.open()
+    for _ in range(3):
+        await stranger.send(aim)
+        assert (await stranger.expect("error"))["code"] == "not_a_player"
+    await stranger.send({"type": "hello", "protocol": 1})
+    out = await stranger.ws.receive_output(timeout=2)
+    while out["type"] != "websocket.close":
+        out = await stranger.ws.receive_output(timeout=2)
+    assert out["code"] == 4008
+    assert await _refused(Client(match.pk, address="10.0.13.1")) == 4029
+    # A member watching, and a player out of turn, are answered every time.
+    carol = await database_sync_to_async(get_user_model().objects.create_user)("carol")
+    watcher = Client(match.pk, carol, address="10.0.13.2")
+    bob = Client(match.pk, players[1], address="10.0.13.3")
+    await watcher.open()
+    await bob.open()
+    for _ in range(5):
+        await watcher.send(aim)
+        assert (await watcher.expect("error"))["code"] == "not_a_player"
+        await bob.send(aim)
+        assert (await bob.expect("error"))["code"] == "not_your_turn"
