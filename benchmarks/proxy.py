@@ -13,12 +13,11 @@ from __future__ import annotations
 import os
 import socket
 import ssl
-import subprocess
 import time
 from pathlib import Path
 
 from tests.deploy.render import nginx
-from tests.live.harness import free_port
+from tests.live.harness import Process, free_port
 
 # What the servers need behind the proxy (added to their environment).
 BEHIND_PROXY = {
@@ -28,7 +27,7 @@ BEHIND_PROXY = {
 }
 
 
-class Proxy:
+class Proxy(Process):
     """nginx with the shipped site, in front of daphne on `upstreams`."""
 
     def __init__(self, folder: Path, upstreams: list[int], worker_connections: int) -> None:
@@ -38,9 +37,7 @@ class Proxy:
             worker_connections=worker_connections,
         )  # fmt: skip
         self.cert = folder / "cert.pem"
-        self.log_path = folder / "logs" / "stderr.log"
-        self._log = self.log_path.open("wb")
-        self.proc = subprocess.Popen(rendered.command(), stdout=self._log, stderr=self._log)
+        super().__init__("stderr", rendered.command(), dict(os.environ), folder / "logs")
         self.pid_file = folder / "nginx.pid"
         deadline = time.monotonic() + 30
         while True:
@@ -77,16 +74,6 @@ class Proxy:
         if not log.exists():
             return 0
         return sum(1 for line in log.open(errors="replace") if '" 429 ' in line)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self._log.close()
 
 
 def _children(pid: int) -> list[int]:
