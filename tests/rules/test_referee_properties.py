@@ -55,9 +55,14 @@ def _check_stroke(before: FrameState, after: FrameState, ruling: referee.Ruling,
         assert after.striker == before.striker
     if not ruling.foul and ruling.points == 0 and not after.frame_over:
         assert after.striker == opponent(before.striker)
-    # A foul hands the decision to the other player, unless it ended the frame.
+    # A foul hands the decision to the other player, unless it ended the frame or, on the last
+    # black, levelled the scores: then the re-spotted black's draw comes first (RULES.md §2).
     if ruling.foul and after.pending is not None:
-        assert after.pending.holder == opponent(before.striker)
+        if ruling.respotted_black:
+            assert after.pending.holder is None and after.pending.options == ()
+            assert after.scores[0] == after.scores[1]
+        else:
+            assert after.pending.holder == opponent(before.striker)
 
 
 @SETTINGS
