@@ -69,6 +69,19 @@ def _close_connections_after_each_call() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _shared_database_thread_idle_after_each_test():  # type: ignore[no-untyped-def]
+    """A database call an async test handed to channels' shared thread runs on there after
+    the test's loop is gone (a cancelled task does not stop its thread). On SQLite's shared
+    in-memory database that call's connection would lock a table the next test writes to
+    ("table is locked", seen once in a full run): the next test starts only once the thread
+    has finished whatever it was given. Its queue is one worker's, first in, first out."""
+    yield
+    from asgiref.sync import SyncToAsync
+
+    SyncToAsync.single_thread_executor.submit(lambda: None).result(timeout=60)
+
+
+@pytest.fixture(autouse=True)
 def _throttle_counts_of_its_own(settings):  # type: ignore[no-untyped-def]
     """The sign-up and password-reset throttles count in the "throttle" cache, in Redis when
     REDIS_URL is set: each test counts in an empty cache in memory instead, so that test runs
