@@ -49,7 +49,8 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             return
         # A lobby socket sends a hello and a ping every half minute: a spectator's allowance.
         conf = settings.SNOOKER
-        self._limit(conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
+        burst, rate = conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"]
+        self._limit(burst, rate, stranger=not self.member)
         await self.accept()
 
     def _forget(self) -> None:
@@ -83,8 +84,8 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         welcome = await database_sync_to_async(lobby.welcome)(self.scope["user"], self.lobby)
         await self.send(welcome.text())
 
-    async def _error(self, code: str, detail: str, client_id: str | None = None) -> None:
-        await self.send(server_out.Error(code=code, message=detail).text())
+    def refusal_text(self, code: str, detail: str, client_id: str | None) -> str:
+        return server_out.Error(code=code, message=detail).text()
 
     # --- from the channel layer: texts made once, sent as they are ----------------------------
     async def club_notice(self, event: TextMessage) -> None:

@@ -215,15 +215,13 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         story = logs.current_log(row)
         return Greeting(row.version, welcome(snapshot), bare, story, None, turn)
 
-    async def _error(self, code: str, detail: str, client_id: str | None = None) -> None:
+    def refusal_text(self, code: str, detail: str, client_id: str | None) -> str:
         """A refusal: its stable code, and what it says to a person in the language of the
         socket's page (game/text.py; `detail`, the protocol's own words, only where they
         help a broken client's author)."""
         with translation.override(language_of(self.scope)):
             message = error_text(code, detail)
-        await self.send(server_out.Error(code=code, message=message, client_id=client_id).text())
-        if code != "rate_limited":  # a rate's refusals have their own flood rule
-            await self._faulted()
+        return server_out.Error(code=code, message=message, client_id=client_id).text()
 
     async def _ping(self) -> None:
         if self.sent_version < LATEST.get(self.match_id, 0):

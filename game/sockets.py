@@ -187,10 +187,10 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
             await self.take(message)
 
     async def _faulted(self) -> None:
-        """A refusal was answered (each `_error` says so, but for a rate's): a stranger past
-        its allowance is a flood. Within the rate, 200 strangers sending what no page sends
-        (a second hello, an aim) were a crowd to answer and to send every event, at the
-        players' cost, on a slow machine behind the proxy (docs/performance.md, issue 24)."""
+        """A refusal was answered: a stranger past its allowance is a flood. Within the rate,
+        200 strangers sending what no page sends (a second hello, an aim) were a crowd to
+        answer and to send every event, at the players' cost, on a slow machine behind the
+        proxy (docs/performance.md, issue 24)."""
         if self.faults is not None and not self.faults.take() and not self.flooded:
             await self._flooded()
 
@@ -228,9 +228,16 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
         """Answer any other message, once greeted (every hello is answered here)."""
         raise NotImplementedError
 
-    async def _error(self, code: str, detail: str, client_id: str | None = None) -> None:
-        """A refusal: its stable code, in the socket's error message."""
+    def refusal_text(self, code: str, detail: str, client_id: str | None) -> str:
+        """A refusal's message in the socket's protocol: its stable code and its words."""
         raise NotImplementedError
+
+    async def _error(self, code: str, detail: str, client_id: str | None = None) -> None:
+        """Answer a refusal; a stranger's past its allowance (a rate's aside, which have their
+        own flood rule) close the socket as a flood (`_faulted`)."""
+        await self.send(self.refusal_text(code, detail, client_id))
+        if code != "rate_limited":
+            await self._faulted()
 
     async def send(  # type: ignore[override]  # as AsyncWebsocketConsumer's own
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False

@@ -284,6 +284,29 @@ async def test_a_backlog_of_unread_messages_is_a_flood(members, settings) -> Non
     assert not connected and code == 4029  # the address waits
 
 
+async def test_a_stranger_that_keeps_sending_what_is_refused_is_a_flood(members, settings) -> None:
+    """As on a match's socket: past a stranger's allowance of refusals the lobby socket is
+    closed as a flood and its address waits; a member's refusals are answered every time."""
+    settings.SNOOKER = {**settings.SNOOKER, "STRANGER_FAULTS_BURST": 3,
+                        "STRANGER_FAULTS_PER_SECOND": 0.001}  # fmt: skip
+    stranger, member = LobbyClient(address="10.6.0.3"), LobbyClient(members[0], address="10.6.0.4")
+    for c in (stranger, member):
+        await c.open()
+    for _ in range(3):
+        await stranger.send({"type": "hello", "protocol": 1})
+        assert (await stranger.expect("error"))["code"] == "already_greeted"
+    await stranger.send({"type": "hello", "protocol": 1})
+    out = await stranger.ws.receive_output(timeout=2)
+    while out["type"] != "websocket.close":
+        out = await stranger.ws.receive_output(timeout=2)
+    assert out["code"] == 4008
+    connected, code = await LobbyClient(address="10.6.0.3").ws.connect()
+    assert not connected and code == 4029  # the address waits
+    for _ in range(5):
+        await member.send({"type": "hello", "protocol": 1})
+        assert (await member.expect("error"))["code"] == "already_greeted"
+
+
 async def test_a_foreign_page_cannot_open_the_lobby_or_notices(members) -> None:
     for path in ("/ws/lobby/", "/ws/notices/"):
         own = WebsocketCommunicator(
