@@ -20,7 +20,7 @@ from game import service as game_service
 from rules.challenges import Format
 from snooker_site.asgi import application
 from tests.club.helpers import LobbyClient
-from tests.game.helpers import Client
+from tests.game.helpers import Client, close_code
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
 
@@ -276,10 +276,7 @@ async def test_a_backlog_of_unread_messages_is_a_flood(members, settings) -> Non
     await c.open()
     for _ in range(40):  # all queued before the consumer reads the first
         await c.ws.send_input({"type": "websocket.receive", "text": '{"type":"ping"}'})
-    out = await c.ws.receive_output(timeout=2)
-    while out["type"] != "websocket.close":
-        out = await c.ws.receive_output(timeout=2)
-    assert out["code"] == 4008
+    assert await close_code(c.ws) == 4008
     connected, code = await LobbyClient(address="10.6.0.2").ws.connect()
     assert not connected and code == 4029  # the address waits
 
@@ -296,10 +293,7 @@ async def test_a_stranger_that_keeps_sending_what_is_refused_is_a_flood(members,
         await stranger.send({"type": "hello", "protocol": 1})
         assert (await stranger.expect("error"))["code"] == "already_greeted"
     await stranger.send({"type": "hello", "protocol": 1})
-    out = await stranger.ws.receive_output(timeout=2)
-    while out["type"] != "websocket.close":
-        out = await stranger.ws.receive_output(timeout=2)
-    assert out["code"] == 4008
+    assert await close_code(stranger.ws) == 4008
     connected, code = await LobbyClient(address="10.6.0.3").ws.connect()
     assert not connected and code == 4029  # the address waits
     for _ in range(5):

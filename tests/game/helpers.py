@@ -33,6 +33,14 @@ def as_user(user: Any, address: str = "127.0.0.1") -> Any:
     return app
 
 
+async def close_code(ws: WebsocketCommunicator) -> int:
+    """The code the server closed `ws` with, once what it sent before is read past."""
+    out = await ws.receive_output(timeout=2)
+    while out["type"] != "websocket.close":
+        out = await ws.receive_output(timeout=2)
+    return int(out["code"])
+
+
 class Client:
     """One browser: a communicator plus the protocol's bookkeeping."""
 

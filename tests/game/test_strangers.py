@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
 from game import presence, service
-from tests.game.helpers import Client
+from tests.game.helpers import Client, close_code
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
 
@@ -90,10 +90,7 @@ async def test_a_backlog_of_unread_messages_is_a_flood(match, players, settings)
     await s.open()
     for _ in range(40):  # all queued before the consumer reads the first
         await s.ws.send_input({"type": "websocket.receive", "text": '{"type":"ping","version":0}'})
-    out = await s.ws.receive_output(timeout=2)
-    while out["type"] != "websocket.close":
-        out = await s.ws.receive_output(timeout=2)
-    assert out["code"] == 4008
+    assert await close_code(s.ws) == 4008
     assert await _refused(Client(match.pk, address="10.0.4.1")) == 4029
 
 
@@ -407,10 +404,7 @@ async def test_a_socket_far_over_the_rate_is_closed_at_once(match, settings) -> 
     await s.open()
     for _ in range(9):  # a ping and 8 more: 2 answered (the burst less the hello), 5 refused
         await s.ws.send_input({"type": "websocket.receive", "text": '{"type":"ping","version":0}'})
-    out = await s.ws.receive_output(timeout=2)
-    while out["type"] != "websocket.close":
-        out = await s.ws.receive_output(timeout=2)
-    assert out["code"] == 4008
+    assert await close_code(s.ws) == 4008
 
 
 def test_a_process_greets_from_memory_only_what_it_knows_to_be_newest() -> None:
@@ -476,10 +470,7 @@ async def test_a_stranger_that_keeps_sending_what_is_refused_is_a_flood(
         await stranger.send(aim)
         assert (await stranger.expect("error"))["code"] == "not_a_player"
     await stranger.send({"type": "hello", "protocol": 1})
-    out = await stranger.ws.receive_output(timeout=2)
-    while out["type"] != "websocket.close":
-        out = await stranger.ws.receive_output(timeout=2)
-    assert out["code"] == 4008
+    assert await close_code(stranger.ws) == 4008
     assert await _refused(Client(match.pk, address="10.0.13.1")) == 4029
     # A member watching, and a player out of turn, are answered every time.
     carol = await database_sync_to_async(get_user_model().objects.create_user)("carol")
