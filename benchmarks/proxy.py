@@ -38,7 +38,6 @@ class Proxy(Process):
         )  # fmt: skip
         self.cert = folder / "cert.pem"
         super().__init__("stderr", rendered.command(), dict(os.environ), folder / "logs")
-        self.pid_file = folder / "nginx.pid"
         deadline = time.monotonic() + 30
         while True:
             if self.proc.poll() is not None:
