@@ -10,7 +10,7 @@ process knows of a newer version).
 
 What a stranger can cost is bounded: sockets per address and per match are capped, `hello`
 is answered once per socket, and from what this process already holds (`TABLES`: one read
-per version for a whole crowd), a spectator's messages touch no database but for a frame's
+a frame for a whole crowd), a spectator's messages touch no database but for a frame's
 referee log (rate-limited per socket, and cached per process), and a socket refused for
 flooding without pause is closed (see docs/security.md). What every socket shares (the gate,
 the flood guard and the backlog, one hello, clean-up) is game/sockets.py's.
@@ -211,9 +211,9 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
 
         bare = welcome(None)
         if missed is not None:
-            return Greeting(row.version, bare, bare, None, tuple(missed.texts), turn)
+            return Greeting(row.version, bare, bare, None, tuple(missed.texts), turn, players)
         story = logs.current_log(row)
-        return Greeting(row.version, welcome(snapshot), bare, story, None, turn)
+        return Greeting(row.version, welcome(snapshot), bare, story, None, turn, players)
 
     def refusal_text(self, code: str, detail: str, client_id: str | None) -> str:
         """A refusal: its stable code, and what it says to a person in the language of the

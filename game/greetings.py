@@ -1,8 +1,11 @@
 """Greeting spectators from what this process already holds, so that a crowd (or a storm of
-strangers) arriving or catching up costs one database read per version, not one each.
+strangers) arriving or catching up costs no database read while play goes on.
 
 `TABLES` holds, per match, the spectators' welcome at the newest version known here
-(game/broadcast.py's `LATEST`) and the latest events heard.
+(game/broadcast.py's `LATEST`) and the latest events heard. Each event carries the whole
+public state after it and the stroke its log entry tells, so the welcome moves on with the
+events heard: the database is read for a match's first spectator here, at a new frame, and
+after a gap in what this process heard.
 """
 
 from __future__ import annotations
@@ -10,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.broadcast import LATEST
+from game.logs import LOG_ENTRIES
+from game.protocol import server_out
+from game.protocol.server_out import Seat
 from game.service import Missed
 from game.turns import Turn
 
@@ -26,19 +32,23 @@ class Greeting:
     story: str | None
     missed: tuple[str, ...] | None
     turn: Turn
+    players: dict[Seat, str]
 
 
 @dataclass(slots=True)
 class _Table:
-    full: Greeting  # a spectator's, with the snapshot and the frame's log, read from the database
+    full: Greeting  # a spectator's, with the snapshot and the frame's log
     events: dict[int, tuple[str, Turn]] = field(default_factory=dict)  # the latest
+    log: server_out.Log | None = None  # `full`'s story, once read to be moved on
 
 
 class _Tables:
     """Per match served here: the spectators' welcome at the newest version this process
     knows of (`LATEST`), and the texts of the latest events heard. A spectator's hello, and a
-    socket catching up on events this process heard, need no database: a crowd arriving at
-    one version costs one read, however many strangers it holds."""
+    socket catching up on events this process heard, need no database: a crowd arriving costs
+    a read for the match's first spectator here, not one a version, however many strangers
+    it holds (each read also held the shared database thread, where the crowd's other work
+    waits)."""
 
     EVENTS_KEPT = 30  # a minute or two of play: what a browser that lost its socket missed
 
@@ -72,11 +82,42 @@ class _Tables:
         if last is not None:
             missed = self.after(match_id, last)
             if missed is not None:
-                bare = table.full.bare
-                return Greeting(missed.version, bare, bare, None, tuple(missed.texts), missed.turn)
-        if table.full.version < max(LATEST.get(match_id, 0), last or 0):
-            return None  # not the newest (the browser's own may be newer: another process's)
+                full = table.full
+                texts = tuple(missed.texts)
+                return Greeting(missed.version, full.bare, full.bare, None, texts, missed.turn,
+                                full.players)  # fmt: skip
+        newest = max(LATEST.get(match_id, 0), last or 0)  # (the browser's own may be newer)
+        if table.full.version < newest and not self._move_on(match_id, table, newest):
+            return None
         return table.full
+
+    @staticmethod
+    def _move_on(match_id: int, table: _Table, newest: int) -> bool:
+        """Bring the kept welcome and log to `newest` with the events heard since, in the
+        frame they tell; False if one was not heard here, or starts or ends a frame (whose
+        log is another's: read it)."""
+        full = table.full
+        heard = [table.events.get(v) for v in range(full.version + 1, newest + 1)]
+        if not heard or any(h is None for h in heard):
+            return False
+        told = [h for h in heard if h is not None]
+        log = table.log or server_out.Log.model_validate_json(full.story or "")
+        entries = list(log.entries)
+        for text, _ in told:
+            event = server_out.StoredEvent.read(text)
+            if event.kind == "start" or event.frame_end is not None or event.match_end is not None:
+                return False
+            entries.append(server_out.LogEntry.of(event, entries[-1].brk if entries else 0))
+        # As logs.frame_log keeps a long frame's: its last LOG_ENTRIES, the rest counted.
+        omitted = log.omitted + max(0, len(entries) - LOG_ENTRIES)
+        log = log.model_copy(update={"entries": entries[-LOG_ENTRIES:], "omitted": omitted})
+        text, turn = told[-1]
+        snapshot = server_out.EventSnapshot.read(text)
+        welcome = server_out.Welcome(match=match_id, seat=None, players=full.players,
+                                     snapshot=snapshot).text()  # fmt: skip
+        table.full = Greeting(newest, welcome, full.bare, log.text(), None, turn, full.players)
+        table.log = log
+        return True
 
     def after(self, match_id: int, version: int) -> Missed | None:
         """The events after `version` up to the newest known here, if all were heard here."""

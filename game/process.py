@@ -10,7 +10,7 @@ part lives in a module of its own:
 - game/middleware.py, `TurnAway`: strangers over their rate refused before any consumer.
 - game/broadcast.py, `LATEST`: the newest event version per match served here;
   game/greetings.py, `TABLES`: the spectators' welcome and the latest events, so a crowd
-  costs one read per version.
+  costs one read a frame, not one a version.
 - game/fanout.py, `FANOUT`: one channel per process in each match group it serves, and a
   relay that hands each broadcast to the match's sockets here.
 - game/work.py, `play`: the players' requests on a database thread of their own; `detach`

@@ -436,6 +436,17 @@ class StoredEvent(_Read):
         return cls.model_validate_json(text)
 
 
+class EventSnapshot(_Read):
+    """The snapshot an event carries (the public state after it), its stroke left unread:
+    what a spectator greeted after it is shown (game/greetings.py)."""
+
+    snapshot: Snapshot
+
+    @classmethod
+    def read(cls, text: str) -> Snapshot:
+        return cls.model_validate_json(text).snapshot
+
+
 class Log(_Out):
     """The referee's log of frame `frame`, in order: sent after a `welcome` that carries a
     snapshot (the frame being played, up to that snapshot's version) and in answer to a `log`

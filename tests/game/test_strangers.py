@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
-from game import presence, service
+from game import greetings, logs, presence, service
 from tests.game.helpers import Client, close_code
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
@@ -314,9 +314,13 @@ def test_an_address_that_floods_again_waits_longer_each_time(settings, set_clock
     assert len({gate.penalised[f"10.0.9.{i}"] for i in range(20)}) > 1
 
 
-async def test_a_crowd_is_greeted_with_one_read_per_version(match, players, monkeypatch) -> None:
-    """Spectators arriving at one version cost one read of the table; after an event, one
-    more; a spectator that lost its socket is sent the events it missed from memory."""
+async def test_a_crowd_is_greeted_without_a_read_a_version(match, players, monkeypatch) -> None:
+    """Spectators arriving cost one read of the table for the first of them; after an event
+    none: the welcome and the frame's log move on with the events heard, and say what the
+    database says (a long frame's log its last LOG_ENTRIES, here 2). A spectator that lost its
+    socket is sent the events it missed from memory."""
+    for module in (greetings, logs):
+        monkeypatch.setattr(module, "LOG_ENTRIES", 2)
     tables, missed = [], []
     real_table, real_after = service.table, service.events_after
     monkeypatch.setattr(service, "table", lambda *a: tables.append(a) or real_table(*a))
@@ -325,22 +329,43 @@ async def test_a_crowd_is_greeted_with_one_read_per_version(match, players, monk
     for c in crowd:
         assert (await c.open())["snapshot"]["version"] == 1
     assert len(tables) == 1
-    alice = Client(match.pk, players[0])
-    await alice.open()  # a player's welcome is read for them (their seat, their view)
-    assert len(tables) == 2
-    await alice.break_off()
-    for c in crowd:
-        assert (await c.expect("event"))["version"] == 2
+    seats = {"A": Client(match.pk, players[0]), "B": Client(match.pk, players[1])}
+    for player in seats.values():
+        await player.open()  # a player's welcome is read for them (their seat, their view)
+    assert len(tables) == 3
+    await seats["A"].break_off()
+    for version in (2, 3):  # the break-off, and whatever the next player does
+        for c in crowd:
+            event = await c.expect("event")
+        for player in seats.values():
+            await player.expect("event")
+        if version == 2:
+            await seats[event["snapshot"]["scoreboard"]["to_act"]].stroke()
     late = [Client(match.pk, address=f"10.0.6.{i}") for i in range(20, 25)]
     for c in late:
-        assert (await c.open())["snapshot"]["version"] == 2
+        assert (await c.open())["snapshot"]["version"] == 3
     assert len(tables) == 3
     back = Client(match.pk, address="10.0.6.99")
     welcome = await back.open(last_version=1)
     assert welcome["snapshot"] is None
     back.version = 1
-    assert (await back.expect("event"))["version"] == 2
+    assert [(await back.expect("event"))["version"] for _ in range(2)] == [2, 3]
     assert missed == [] and len(tables) == 3
+    # What memory made is what the database says: the snapshot, and the frame's log.
+    greetings.TABLES.forget(match.pk)
+    read = Client(match.pk, address="10.0.6.30")
+    assert await read.open() == late[-1].seen[-1]
+    log = await read.expect("log")
+    assert log == await late[-1].expect("log")
+    assert [e["version"] for e in log["entries"]] == [2, 3] and log["omitted"] == 1
+    assert len(tables) == 4
+    # An event that ends a frame starts another log: that one is read.
+    to_act = read.seen[0]["snapshot"]["scoreboard"]["to_act"]
+    await seats[to_act].send({"type": "concede", "client_id": "c-concede", "scope": "frame"})
+    await read.expect("event")
+    after = Client(match.pk, address="10.0.6.31")
+    assert (await after.open())["snapshot"]["scoreboard"]["frame_number"] == 2
+    assert (await after.expect("log"))["entries"] == [] and len(tables) == 5
 
 
 async def test_spectators_rows_are_written_together(
@@ -408,13 +433,14 @@ async def test_a_socket_far_over_the_rate_is_closed_at_once(match, settings) -> 
 
 
 def test_a_process_greets_from_memory_only_what_it_knows_to_be_newest() -> None:
-    from game import broadcast, greetings
+    from game import broadcast
     from game.turns import NO_TURN
 
     tables = greetings._Tables()
     turn = NO_TURN
     broadcast.LATEST[7] = 5
-    tables.keep(7, greetings.Greeting(5, "welcome@5", "bare", "log@5", None, turn))
+    players = {"A": "alice", "B": "bob"}
+    tables.keep(7, greetings.Greeting(5, "welcome@5", "bare", "log@5", None, turn, players))
     assert tables.greeting(7, None).welcome == "welcome@5"  # type: ignore[union-attr]
     assert tables.greeting(7, 5).missed == ()  # type: ignore[union-attr]  # up to date
     for version in (6, 8):  # 7 never reached this process
