@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from game import logs
 from game.broadcast import LATEST
-from game.logs import LOG_ENTRIES
 from game.protocol import server_out
 from game.protocol.server_out import Seat
 from game.service import Missed
@@ -109,8 +109,9 @@ class _Tables:
                 return False
             entries.append(server_out.LogEntry.of(event, entries[-1].brk if entries else 0))
         # As logs.frame_log keeps a long frame's: its last LOG_ENTRIES, the rest counted.
-        omitted = log.omitted + max(0, len(entries) - LOG_ENTRIES)
-        log = log.model_copy(update={"entries": entries[-LOG_ENTRIES:], "omitted": omitted})
+        kept = logs.LOG_ENTRIES
+        omitted = log.omitted + max(0, len(entries) - kept)
+        log = log.model_copy(update={"entries": entries[-kept:], "omitted": omitted})
         text, turn = told[-1]
         snapshot = server_out.EventSnapshot.read(text)
         welcome = server_out.Welcome(match=match_id, seat=None, players=full.players,

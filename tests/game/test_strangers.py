@@ -319,8 +319,7 @@ async def test_a_crowd_is_greeted_without_a_read_a_version(match, players, monke
     none: the welcome and the frame's log move on with the events heard, and say what the
     database says (a long frame's log its last LOG_ENTRIES, here 2). A spectator that lost its
     socket is sent the events it missed from memory."""
-    for module in (greetings, logs):
-        monkeypatch.setattr(module, "LOG_ENTRIES", 2)
+    monkeypatch.setattr(logs, "LOG_ENTRIES", 2)
     tables, missed = [], []
     real_table, real_after = service.table, service.events_after
     monkeypatch.setattr(service, "table", lambda *a: tables.append(a) or real_table(*a))
