@@ -8,6 +8,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rules import commands
@@ -45,13 +46,53 @@ def _end_with(server: int) -> None:
     os._exit(0)
 
 
+# The idle class keeps a worker off a core that another task wants, not off the core beside
+# it: on a small machine's virtual cores a search running beside a server still slowed every
+# step of the members' requests (docs/opponent.md, "Beside the humans' tables"). So before
+# each simulation a decision also waits while another task is running anywhere on the
+# machine, for at most PATIENCE seconds of its THINK_SECONDS: on a busy machine it thinks
+# less, as under the idle class, and on a quiet one it thinks between the servers' bursts.
+PATIENCE = 0.5  # seconds one decision may wait in all
+LOOK_EVERY = 0.001  # seconds between two looks at the machine
+
+
+def running() -> int:
+    """Tasks running or ready to run on the machine now, this one included (Linux's
+    /proc/loadavg); 1 where that cannot be read."""
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            return int(f.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return 1
+
+
+def patience(
+    busy: Callable[[], int] = running,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    most: float = PATIENCE,
+) -> Callable[[], None]:
+    """One decision's pause (rules.opponent.search.Budget): wait while another task runs,
+    `most` seconds at most in all."""
+    left = [most]
+
+    def pause() -> None:
+        while left[0] > 0 and busy() > 1:
+            began = clock()
+            sleep(LOOK_EVERY)
+            left[0] -= max(clock() - began, LOOK_EVERY)
+
+    return pause
+
+
 def think(state: dict[str, Any], seat: Player, level: str, seed: int) -> tuple[str, dict[str, Any]]:
     """The computer's command for the stored match `state`, as (kind, stored form); a
     stroke's meant aim (before the hand's error) travels with it under "meant"."""
     # The clock bounds the search on a loaded server (rules.opponent.search.Budget).
     decision = decide(
-        match_from_json(state), seat, LEVELS[level], random.Random(seed), clock=time.monotonic
-    )
+        match_from_json(state), seat, LEVELS[level], random.Random(seed), clock=time.monotonic,
+        pause=patience(),
+    )  # fmt: skip
     assert decision is not None
     data = commands.to_json(decision.command)
     if decision.meant is not None:
@@ -64,8 +105,9 @@ def hint(state: dict[str, Any], seat: Player, seed: int) -> dict[str, Any] | Non
     (before any hand's error), the kind of stroke and where it plans to leave the cue ball;
     None when no stroke is due (a decision after a foul, the match over)."""
     decision = decide(
-        match_from_json(state), seat, LEVELS["pro"], random.Random(seed), clock=time.monotonic
-    )
+        match_from_json(state), seat, LEVELS["pro"], random.Random(seed), clock=time.monotonic,
+        pause=patience(),
+    )  # fmt: skip
     if decision is None or decision.meant is None:
         return None
     leave = decision.leave

@@ -64,9 +64,11 @@ def decide(
     *,
     clock: Callable[[], float] | None = None,
     seconds: float = THINK_SECONDS,
+    pause: Callable[[], None] | None = None,
 ) -> Decision | None:
     """What `seat` does now, or None when it has nothing to do (not its turn, the draw).
-    With a `clock` the search also stops after `seconds` (a server's limit; see `Budget`)."""
+    With a `clock` the search also stops after `seconds` (a server's limit), and with a
+    `pause` it waits there before each simulation while others need the machine (`Budget`)."""
     frame = match.frame
     if match.over or frame.frame_over or frame.to_act != seat:
         return None
@@ -74,7 +76,8 @@ def decide(
         return Decision(Concede("frame"), kind="concede")
     if frame.pending is not None:
         return Decision(Choose(choose_option(frame, seat, level)), kind="choice")
-    return play(frame, seat, level, rng, Budget(SIMS.get(level.name, SIMS["club"]), clock, seconds))
+    budget = Budget(SIMS.get(level.name, SIMS["club"]), clock, seconds, pause)
+    return play(frame, seat, level, rng, budget)
 
 
 def should_concede(frame: FrameState, me: Player) -> bool:

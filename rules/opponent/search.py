@@ -107,19 +107,25 @@ class Plan:
 class Budget:
     """Simulations left for one decision: a count, not a clock, so runs are reproducible. A
     server may add a limit in time too (`clock` and `seconds`): on a loaded machine the search
-    then stops short rather than keep a member waiting (and is no longer reproducible)."""
+    then stops short rather than keep a member waiting (and is no longer reproducible). It may
+    also give a `pause`, called before each simulation, where the thinking waits while others
+    need the machine (computer/thinking.py); its waits count against the `seconds`."""
 
     def __init__(
-        self, units: float, clock: Callable[[], float] | None = None, seconds: float = 1.0
-    ) -> None:
+        self, units: float, clock: Callable[[], float] | None = None, seconds: float = 1.0,
+        pause: Callable[[], None] | None = None,
+    ) -> None:  # fmt: skip
         self.left = units
         self.used = 0
         self.clock = clock
         self.until = clock() + seconds if clock is not None else math.inf
+        self.pause = pause
 
     def take(self, balls: int) -> bool:
         """Pay for one simulation of a table of `balls` balls: a full table costs about
         three times what a few balls do (docs/opponent.md, "Speed")."""
+        if self.left > 0 and self.pause is not None:
+            self.pause()
         if self.left <= 0 or (self.clock is not None and self.clock() >= self.until):
             return False
         self.left -= 0.5 + balls / 22

@@ -12,6 +12,7 @@ edit of the pocket figures in rules/table.py reaches the physics and the referee
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Final
@@ -106,7 +107,16 @@ def fallen(p: tuple[float, float]) -> str | None:
 def on_surface(p: tuple[float, float], tol: float = 1e-6) -> bool:
     """A ball centred at `p` lies on the playing surface: inside the cushion faces, or in a
     pocket mouth short of the fall without touching a jaw."""
-    x, y = p
+    return _on_surface(p[0], p[1], tol)
+
+
+# Remembered: every stroke checks each ball's place before it is played, and the computer's
+# search plays a hundred strokes from one position, which made this check a seventh of its
+# thinking (docs/opponent.md, "Speed"). A pure function of its arguments, so the answer
+# remembered is the answer computed.
+@functools.lru_cache(maxsize=4096)
+def _on_surface(x: float, y: float, tol: float) -> bool:
+    p = (x, y)
     if not (math.isfinite(x) and math.isfinite(y)) or fallen(p) is not None:
         return False
     for rail in RAILS:

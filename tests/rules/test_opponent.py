@@ -173,3 +173,11 @@ def test_a_servers_clock_stops_the_search_in_time() -> None:
     decision = decide(match, "A", PRO, random.Random(1), clock=lambda: next(ticks), seconds=1.0)
     assert decision is not None and decision.sims <= 4
     m.apply(match, "A", decision.command)  # still a stroke the referee accepts
+
+
+def test_a_servers_pause_comes_before_each_simulation() -> None:
+    calls: list[None] = []
+    match = m.Match(1, "A", colours_only())
+    decision = decide(match, "A", PRO, random.Random(1), pause=lambda: calls.append(None))
+    assert decision is not None and decision.sims > 0
+    assert len(calls) == decision.sims
