@@ -56,6 +56,7 @@ def on_the_table(page: Page, server: Server, left: int | None = None) -> int:
         # Once in a few full runs the challenger's page stays: say what it knew, for the cause.
         known = page.evaluate(
             "() => ({url: location.href, playing: document.body.dataset.playing,"
+            " socket: document.body.dataset.notices,"
             " notices: window.clubNotices ? clubNotices() : null,"
             " toasts: [...document.querySelectorAll('[data-testid=toast]')]"
             ".map(t => t.textContent)})"
