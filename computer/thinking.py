@@ -13,7 +13,7 @@ from typing import Any
 
 from rules import commands
 from rules.match import match_from_json
-from rules.opponent import LEVELS, decide
+from rules.opponent import LEVELS, Decision, decide
 from rules.state import Player
 
 # The pool's workers run below the server's priority: the computer's thinking (a second of CPU
@@ -74,25 +74,31 @@ def patience(
 ) -> Callable[[], None]:
     """One decision's pause (rules.opponent.search.Budget): wait while another task runs,
     `most` seconds at most in all."""
-    left = [most]
+    left = most
 
     def pause() -> None:
-        while left[0] > 0 and busy() > 1:
+        nonlocal left
+        while left > 0 and busy() > 1:
             began = clock()
             sleep(LOOK_EVERY)
-            left[0] -= max(clock() - began, LOOK_EVERY)
+            left -= max(clock() - began, LOOK_EVERY)
 
     return pause
+
+
+def _decide(state: dict[str, Any], seat: Player, level: str, seed: int) -> Decision | None:
+    """A decision as a server makes it: bounded by its clock (rules.opponent.search.Budget),
+    waiting for the machine (`patience`)."""
+    return decide(
+        match_from_json(state), seat, LEVELS[level], random.Random(seed), clock=time.monotonic,
+        pause=patience(),
+    )  # fmt: skip
 
 
 def think(state: dict[str, Any], seat: Player, level: str, seed: int) -> tuple[str, dict[str, Any]]:
     """The computer's command for the stored match `state`, as (kind, stored form); a
     stroke's meant aim (before the hand's error) travels with it under "meant"."""
-    # The clock bounds the search on a loaded server (rules.opponent.search.Budget).
-    decision = decide(
-        match_from_json(state), seat, LEVELS[level], random.Random(seed), clock=time.monotonic,
-        pause=patience(),
-    )  # fmt: skip
+    decision = _decide(state, seat, level, seed)
     assert decision is not None
     data = commands.to_json(decision.command)
     if decision.meant is not None:
@@ -104,10 +110,7 @@ def hint(state: dict[str, Any], seat: Player, seed: int) -> dict[str, Any] | Non
     """The stroke the Pro would play for `seat` now, as the browser draws it: the aim it means
     (before any hand's error), the kind of stroke and where it plans to leave the cue ball;
     None when no stroke is due (a decision after a foul, the match over)."""
-    decision = decide(
-        match_from_json(state), seat, LEVELS["pro"], random.Random(seed), clock=time.monotonic,
-        pause=patience(),
-    )  # fmt: skip
+    decision = _decide(state, seat, "pro", seed)
     if decision is None or decision.meant is None:
         return None
     leave = decision.leave
