@@ -8,15 +8,23 @@ BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: venv node-modules run test test-js lint typecheck messages bench-physics bench-views \
-	physics-figures bench-live bench-strangers bench-opponent scenarios physics-goldens static
+.PHONY: venv venv-dev node-modules run test test-js lint typecheck messages bench-physics bench-views \
+	physics-figures bench-live bench-strangers bench-opponent bench-redis-restarts scenarios \
+	physics-goldens static
 
+# `venv`: what the club runs (requirements.txt), for `make run` as for a server; `venv-dev`:
+# that and the test and lint tools (requirements-dev.txt), for `make test` and the benchmarks.
 venv: $(VENV)/.installed
+venv-dev: $(VENV)/.installed-dev
 
-# Re-run pip only when requirements.txt changes.
+# Re-run pip only when a requirements file changes.
 $(VENV)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(BIN)/python -m pip install -r requirements-dev.txt
 	touch $@
 
 # The static files with hashed names (snooker_site/static.py) in the git-ignored staticfiles/.
@@ -27,7 +35,7 @@ run: venv static
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 snooker_site.asgi:application
 
-test: venv node-modules lint typecheck test-js static
+test: venv-dev node-modules lint typecheck test-js static
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The test tools from npm (package.json: axe-core for tests/browser/test_axe.py), as locked in
@@ -47,13 +55,13 @@ test-js:
 
 # ruff (checks and format), and the house's layers (import-linter's contracts in
 # pyproject.toml, docs/architecture.md).
-lint: venv
+lint: venv-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
 # mypy --strict over every app (pyproject.toml), with django-stubs.
-typecheck: venv
+typecheck: venv-dev
 	$(BIN)/mypy
 
 # The Russian catalogue (locale/ru/LC_MESSAGES/): new msgids from the templates and the Python
@@ -64,40 +72,45 @@ messages: venv
 		--ignore=.venv --ignore=tests --ignore=benchmarks --ignore=static --ignore=docs
 	$(BIN)/python manage.py compilemessages -l ru --ignore=.venv
 
-bench-physics: venv
+bench-physics: venv-dev
 	$(BIN)/python benchmarks/bench_physics.py
 
 # The referee's exact views (snookered, clear path) against the sampled ones they replaced.
-bench-views: venv
+bench-views: venv-dev
 	$(BIN)/python benchmarks/bench_views.py
 
 # The physics against its references (docs/physics.md, "Figures against references"). With
 # pooltool importable by PYTHON_FIGURES (pip install pooltool-billiards), its Mathavan model and
 # the same break are run live beside ours; otherwise its recorded figures are shown.
 PYTHON_FIGURES ?= $(BIN)/python
-physics-figures: venv
+physics-figures: venv-dev
 	$(PYTHON_FIGURES) benchmarks/physics_figures.py
 
 # Live play over real websockets (daphne, and PostgreSQL + Redis for the two-process set-up),
 # e.g. `make bench-live BENCH_ARGS="--matches 5 --spectators 2 --duration 15"`; with
 # `--lobby 300`, 300 lobby sockets watch meanwhile (their updates' latency, the servers' CPU).
-bench-live: venv
+bench-live: venv-dev
 	$(BIN)/python benchmarks/bench_live.py $(BENCH_ARGS)
 
 # One match, 1,000 honest spectators, then 200 hostile sockets flooding hello, ping and aim.
 # Either benchmark on a slow day: BENCH_ARGS="--busy 2" (benchmarks/busy.py).
-bench-strangers: venv
+bench-strangers: venv-dev
 	$(BIN)/python benchmarks/bench_strangers.py $(BENCH_ARGS)
 
 # The computer opponent's strength (docs/opponent.md): seeded positions and frames, each level
 # against the one below. A short run: `make bench-opponent BENCH_ARGS="--frames 2 --positions 20"`.
-bench-opponent: venv
+bench-opponent: venv-dev
 	$(BIN)/python benchmarks/bench_opponent.py $(BENCH_ARGS)
 
-scenarios: venv
+# One daphne's resident set after each of ten Redis restarts (issue 37: within 5 % of the first);
+# BENCH_ARGS="--census" also counts its live objects and tasks, to show what a restart keeps.
+bench-redis-restarts: venv-dev
+	$(BIN)/python benchmarks/bench_redis_restarts.py $(BENCH_ARGS)
+
+scenarios: venv-dev
 	$(BIN)/python -m rules.scenarios tests/scenarios
 
 # Rewrite tests/physics/golden/ from the physics as it is now (the test never writes them);
 # review the diff before committing it.
-physics-goldens: venv
+physics-goldens: venv-dev
 	$(BIN)/python -m tests.physics.test_physics_golden

@@ -85,6 +85,13 @@ _TOO_MANY: dict[str, Promise] = {
         "minutes.",
         "minutes",
     ),
+    "computer": ngettext_lazy(
+        "Too many matches against the computer were started from your address. Please try "
+        "again in %(minutes)s minute.",
+        "Too many matches against the computer were started from your address. Please try "
+        "again in %(minutes)s minutes.",
+        "minutes",
+    ),
 }
 _TOO_MANY_ELSE = ngettext_lazy(
     "Too many requests came from your address. Please try again in %(minutes)s minute.",

@@ -8,10 +8,18 @@ when nobody has the look-alike yet, so that nobody can hold a name in wait for a
 not joined. A name in one alphabet is welcome: `Алиса` joins, and `Aлиса` with a Latin `A` then
 meets it. The confusables are Unicode's (confusables.txt, scripts from Scripts.txt) as the
 confusable_homoglyphs package ships them.
+
+confusables.txt leaves out the phonetic letters: Latin small capitals (`ᴀlice`, `ʙᴏʙ`) and the
+letters with hooks and strokes of the Phonetic Extensions and IPA Extensions pass for the plain
+letter in a lobby row, so they are folded to it first (`_PHONETIC`). A name with a
+default-ignorable character (zero-width spaces and joiners, Hangul fillers, variation selectors,
+bidirectional controls) or with nothing visible is refused outright: such a name shows blank,
+or the same as another that differs only by what cannot be seen.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
@@ -70,13 +78,88 @@ def skeleton(text: str) -> str:
     return out
 
 
+# The letters confusables.txt does not map, by their Unicode names: "LATIN LETTER SMALL CAPITAL
+# A" → a, "LATIN SMALL LETTER B WITH HOOK" → b, "GREEK LETTER SMALL CAPITAL GAMMA" → γ,
+# "LATIN SUBSCRIPT SMALL LETTER X" → x. Turned and reversed letters (ɐ, ɘ) are left alone: they
+# do not read as the letter they turn.
+_PHONETIC_BLOCKS = ((0x0250, 0x02AF), (0x1D00, 0x1D7F), (0x1D80, 0x1DBF))
+_LETTER = re.compile(
+    r"^(?P<script>LATIN|GREEK|CYRILLIC) (?:LETTER SMALL CAPITAL|SMALL LETTER|SMALL CAPITAL"
+    r"|SUBSCRIPT SMALL LETTER|LETTER) (?:DOTLESS )?(?P<letter>[A-Z]+)(?: WITH .*)?$"
+)
+
+
+@cache
+def _phonetic() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for first, last in _PHONETIC_BLOCKS:
+        for code in range(first, last + 1):
+            found = _LETTER.match(unicodedata.name(chr(code), ""))
+            if found is None:
+                continue
+            script, letter = found["script"], found["letter"]
+            try:
+                plain = unicodedata.lookup(f"{script} SMALL LETTER {letter}")
+            except KeyError:
+                continue
+            if plain != chr(code):
+                table[code] = plain
+    return table
+
+
+def fold_phonetic(text: str) -> str:
+    """Small capitals and hooked letters as the plain small letter they pass for."""
+    return text.translate(_phonetic())
+
+
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt; unicodedata does not
+# carry it), with the blanks that are not ignorable but show nothing either: the Braille blank
+# and the spaces (a member's name has none; a guest's single spaces are checked apart).
+_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+_BLANK = {0x2800}
+
+
+def is_ignorable(char: str) -> bool:
+    code = ord(char)
+    return any(first <= code <= last for first, last in _IGNORABLE)
+
+
+def invisible(name: str) -> bool:
+    """A name that holds a default-ignorable character, or shows nothing: only spaces, marks
+    without a letter to sit on, format characters or blanks."""
+    if any(is_ignorable(c) for c in name):
+        return True
+    return all(
+        c.isspace() or ord(c) in _BLANK or unicodedata.category(c) in {"Mn", "Me", "Cf", "Cc"}
+        for c in name
+    )
+
+
 def likeness(name: str) -> frozenset[str]:
     """The skeletons of a name as typed, in lower case and in upper case; two names look the
     same when they share one. UTS #39 skeletons keep case, so `aIice` meets `alice` as typed
     (a capital I passes for an l), and `ALlCE` meets it in upper case (`ALICE`). The marks a
     member's name may hold besides letters and digits (`@.+-_`) are left out: `alice.` and
     `bob_` pass for `alice` and `bob` in a lobby row at a glance."""
-    name = unicodedata.normalize("NFKC", name)
+    name = fold_phonetic(unicodedata.normalize("NFKC", name))
     name = name.translate(_MARKS) or name
     return frozenset(skeleton(form) for form in (name, name.casefold(), name.upper()))
 
@@ -101,6 +184,11 @@ def lookalike_of(name: str, members: Iterable[str]) -> str | None:
 def validate_new_username(name: str) -> None:
     """The rule for a new member's name (the sign-up form calls it). Compares against every
     member's name: a club's membership, not a social network's."""
+    if invisible(name):
+        raise ValidationError(
+            gettext_lazy("This name holds characters that cannot be seen; type it plainly."),
+            code="invisible",
+        )
     if mixes_lookalike_scripts(name):
         raise ValidationError(
             gettext_lazy(

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts import limits
+from accounts import limits, signals
 from accounts.forms import SignUpForm
 
 
@@ -22,7 +22,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         return limits.too_many(request, "sign-up", wait)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        previous = request.user if request.user.is_authenticated else None
         user = form.save()
+        # A guest who joins may keep what they played as one (accounts/signals.py).
+        signals.joined.send(sender=signup, member=user, previous=previous)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("index")
     return render(request, "registration/signup.html", {"form": form})

@@ -33,6 +33,13 @@ its own as browsers on the internet would be (benchmarks/proxy.py); nginx's CPU 
 beside the servers'. With `--probe`, each server times its collector's pauses, its event
 loop's lag and where each player's request spent its time during play (benchmarks/probe/).
 
+With `--hog N`, one more member holds N player sockets spread over `--hog-tables` practice
+tables of their own (as many as the club lets them open: refused ones are counted), and
+during play half of them send stale strokes and half aim (`--hog-rate`, 15 a second each;
+aims at `--hog-aim-rate`, 10), each socket within a player's rate: what one member's sockets
+cost the other members' acks (issue 42; docs/performance.md, "One member's many sockets").
+Run it with and without `--hog`, back to back.
+
 The clients all run in this one asyncio process; their JSON handling is kept minimal (only the
 players parse events in full, for the snapshot) so that the clients are not the bottleneck.
 """
@@ -102,9 +109,11 @@ TYPE_HEAD = re.compile(r'\{"type":"(\w+)"')
 
 
 # --- the Django side (run as a subprocess against the benchmark's database) ----------------------
-def django_setup(matches: int, computers: int = 0, level: str = "pro") -> dict[str, Any]:
+def django_setup(
+    matches: int, computers: int = 0, level: str = "pro", hog_tables: int = 0
+) -> dict[str, Any]:
     """Migrate, then create the players, their matches and logged-in sessions (and members'
-    matches against the computer)."""
+    matches against the computer, and the hog's practice tables, started)."""
     import django
 
     django.setup()
@@ -133,7 +142,22 @@ def django_setup(matches: int, computers: int = 0, level: str = "pro") -> dict[s
         member = users.create_user(f"bench-c{i}", password=None)
         match = play_computer(member, level, BEST_OF)
         against.append({"match": match.pk, "A": logged_in_session(member)})
-    return {"cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows, "computer": against}
+    hog: dict[str, Any] = {"matches": []}
+    if hog_tables:
+        from game import clock
+        from game.models import Match
+
+        member = users.create_user("bench-hog", password=None)
+        hog["A"] = logged_in_session(member)
+        for _ in range(hog_tables):
+            table = service.create_match(member, member, BEST_OF, draw="A", practice=True)
+            now = clock.now()
+            Match.objects.filter(pk=table.pk).update(started=now, arrived_a=now, arrived_b=now)
+            hog["matches"].append(table.pk)
+    return {
+        "cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows, "computer": against,
+        "hog": hog,
+    }  # fmt: skip
 
 
 def django_final() -> dict[str, Any]:
@@ -437,6 +461,60 @@ class LobbySocket:
             self.task.cancel()
 
 
+class HogSocket:
+    """One of the hog's sockets at their own practice table: stale strokes or aims, at a
+    player's rate, for the length of play; whatever comes back is read and dropped."""
+
+    def __init__(self, match_id: int, cookie: str, index: int) -> None:
+        self.match_id, self.cookie, self.index = match_id, cookie, index
+        self.ws: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self.sent = self.received = 0
+
+    async def open(self, target: Target) -> bool:
+        """Whether the club let it in (and welcomed it)."""
+        try:
+            self.ws = await target.connect(f"/ws/match/{self.match_id}/", {"Cookie": self.cookie})
+            await self.ws.send('{"type":"hello","protocol":1}')
+            welcome = await asyncio.wait_for(self.ws.recv(), 60)
+        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed):
+            return False
+        if '"welcome"' not in welcome:
+            return False
+        self.task = asyncio.create_task(self._read())
+        return True
+
+    async def _read(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for _ in self.ws:
+                self.received += 1
+
+    async def hog(self, rate: float, aim_rate: float, until: float) -> None:
+        stale = self.index % 2 == 0
+        period = 1 / (rate if stale else aim_rate)
+        tick = time.monotonic() + period * random.Random(self.index).random()
+        n = 0
+        with contextlib.suppress(ConnectionClosed):
+            while tick < until:
+                await asyncio.sleep(max(0.0, tick - time.monotonic()))
+                n += 1
+                if stale:  # version 0: older than the welcome's (1) or any since
+                    text = (f'{{"type":"stroke","client_id":"h{self.index}-{n}","version":0,'
+                            f'"angle":0.0,"speed":3.0}}')  # fmt: skip
+                else:
+                    text = f'{{"type":"aim","angle":{n % 628 / 100},"speed":2.0}}'
+                await self.ws.send(text)
+                self.sent += 1
+                tick += period
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 5)
+        if self.task is not None:
+            self.task.cancel()
+
+
 async def drive_match(
     play: MatchPlay, players: dict[str, Client], interval: float, until: float,
     rng: random.Random,
@@ -500,6 +578,8 @@ class Run:
     computer: Stats  # the members' requests in matches against the computer
     computer_clients: list[Client]
     client_gc: dict[str, Any]  # this process's collector pauses during play, by generation
+    hogs: list[HogSocket]  # the hog's sockets the club let in
+    hog_refused: int  # the hog's sockets the club refused
 
 
 async def run_clients(
@@ -570,6 +650,21 @@ async def run_clients(
     connect_s = time.monotonic() - began
     print(f"  {len(everyone)} + {len(lobbies)} lobby sockets open in {connect_s:.1f} s",
           flush=True)  # fmt: skip
+    hog = setup.get("hog", {"matches": []})
+    hogs: list[HogSocket] = []
+    hog_refused = 0
+    if args.hog and hog["matches"]:
+        tables = hog["matches"]
+        tried = [
+            HogSocket(tables[i % len(tables)], f"{name}={hog['A']}", i) for i in range(args.hog)
+        ]
+        for i, socket in enumerate(tried):  # one at a time: the gate counts them in order
+            if await socket.open(target(i)):
+                hogs.append(socket)
+            else:
+                hog_refused += 1
+                await socket.close()
+        print(f"  the hog holds {len(hogs)} sockets ({hog_refused} refused)", flush=True)
     await asyncio.sleep(2)  # let the arrivals' presence and lobby updates pass
     set_aside()  # this client's sockets, out of its collector's way
     lobby.updates = lobby.bytes = 0
@@ -584,6 +679,7 @@ async def run_clients(
     await asyncio.gather(
         *(drive_match(p, s, args.interval, until, rng) for p, s in zip(plays, seated, strict=True)),
         *(drive_match(p, s, args.interval, until, rng) for p, s in against),
+        *(h.hog(args.hog_rate, args.hog_aim_rate, until) for h in hogs),
     )
     # Let the last requests settle before judging what was lost.
     drain_until = time.monotonic() + args.drain
@@ -605,6 +701,7 @@ async def run_clients(
     return Run(
         stats, plays, clients, lobbies, lobby, connect_s, elapsed, cpu_s, client_cpu_s,
         (start, start + elapsed), proxy_cpu_s, computer, computer_clients, pauses.summary(),
+        hogs, hog_refused,
     )  # fmt: skip
 
 
@@ -656,6 +753,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             setup = run_django(
                 env, "--django-setup", str(args.matches), "--computer", str(args.computer),
                 "--computer-level", args.computer_level,
+                "--hog-tables", str(args.hog_tables if args.hog else 0),
             )  # fmt: skip
             print(f"  database ready in {time.monotonic() - began:.1f} s", flush=True)
             servers = [Server(f"daphne-{i + 1}", env, Path(tmp)) for i in range(servers_wanted)]
@@ -690,7 +788,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             computer_events = sum(
                 final[str(c.play.match_id)] - c.start_version for c in run.computer_clients
             )
-            asyncio.run(_close_all([*clients, *run.lobbies, *run.computer_clients]))
+            asyncio.run(_close_all([*clients, *run.lobbies, *run.computer_clients, *run.hogs]))
         finally:
             if proxy is not None:
                 proxy.stop()
@@ -757,6 +855,12 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             "lobby_samples": len(lobby_ms),
             "lobby_disconnects": run.lobby.disconnects,
         }
+    if args.hog:
+        result["hog"] = {
+            "tried": args.hog, "held": len(run.hogs), "refused": run.hog_refused,
+            "tables": args.hog_tables, "sent": sum(h.sent for h in run.hogs),
+            "received": sum(h.received for h in run.hogs),
+        }  # fmt: skip
     if run.computer_clients:
         member_acks = sorted(x * 1000 for x in run.computer.ack_latencies)
         result["computer"] = {
@@ -776,7 +880,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-async def _close_all(clients: list[Client | LobbySocket]) -> None:
+async def _close_all(clients: list[Client | LobbySocket | HogSocket]) -> None:
     await asyncio.gather(*(c.close() for c in clients))
 
 
@@ -798,6 +902,10 @@ def main() -> None:
     parser.add_argument(
         "--through-proxy", action="store_true", help="the shipped nginx in front (TLS)"
     )
+    parser.add_argument("--hog", type=int, default=0, help="one member's sockets (issue 42)")
+    parser.add_argument("--hog-tables", type=int, default=6, help="the hog's practice tables")
+    parser.add_argument("--hog-rate", type=float, default=15.0, help="stale strokes a second")
+    parser.add_argument("--hog-aim-rate", type=float, default=10.0, help="aims a second")
     parser.add_argument("--probe", action="store_true", help="time the servers' GC and loop lag")
     parser.add_argument(
         "--busy", type=int, default=0, help="processes spinning meanwhile (a slow day)"
@@ -806,7 +914,9 @@ def main() -> None:
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.django_setup is not None:
-        print(json.dumps(django_setup(args.django_setup, args.computer, args.computer_level)))
+        print(json.dumps(django_setup(
+            args.django_setup, args.computer, args.computer_level, args.hog_tables
+        )))  # fmt: skip
         return
     if args.django_final:
         print(json.dumps(django_final()))

@@ -12,3 +12,9 @@ class ClubConfig(AppConfig):
         from club.process import listen
 
         listen()
+        # A rated friendly is rated when it ends, inside the transaction that stored its last
+        # event (game/signals.py).
+        from club import friendlies
+        from game.signals import match_finished
+
+        match_finished.connect(friendlies.match_finished, dispatch_uid="club.friendlies")

@@ -5,6 +5,8 @@ and then; everything that changes something is a form POST (club/views.py).
 A lobby socket hears the one lobby group's coalesced updates through its process's relay
 (club/process.py) and, for a member or guest, joins their own group (notices of their
 challenges); a notices socket joins only their own group, and is refused to visitors. Both
+hear the ladders' coalesced changes (`ladder`) through the relay too (a ladder's page reads
+its changing part again: static/js/site.js). Both
 meet the match socket's protections: the same-origin handshake (game/origins.py wraps
 every websocket), the per-address and per-room caps of `game.gates.GATE` before any
 database work, a token bucket, the flood rule and the backlog check, one `hello`: all of it
@@ -33,6 +35,7 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     protocol_name = "lobby protocol"
     lobby: bool = False  # the lobby's socket (LobbyConsumer) or a page's notices
     groups_joined: tuple[str, ...] = ()
+    online_as: str | None = None  # the member's name in the lobby's online list, once greeted
 
     @property
     def room(self) -> int:
@@ -58,6 +61,9 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         if self.greeted:
             LOBBY.detach()
             LOBBY.part(self)
+        if self.online_as is not None:
+            LOBBY.leave(self.online_as)
+            self.online_as = None
 
     async def _remove(self) -> None:
         for group in self.groups_joined:
@@ -71,10 +77,14 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
 
     async def greet(self, message: client_in.Hello) -> None:
         LOBBY.attach()
+        name = await database_sync_to_async(lobby.online_name)(self.scope["user"])
+        if name is not None:
+            self.online_as = name
+            LOBBY.arrive(name)
         # Join first, then read: whatever changes meanwhile comes after the welcome, and the
         # rows' versions let the browser keep the newest.
-        if self.lobby:
-            await LOBBY.join(self)
+        # A lobby socket hears the lobby's updates; a notices socket only the ladders' changes.
+        await LOBBY.join(self, self.lobby)
         groups = []
         if self.user_id is not None:
             groups.append(user_group(self.user_id))
@@ -82,6 +92,8 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined = tuple(groups)
         welcome = await database_sync_to_async(lobby.welcome)(self.scope["user"], self.lobby)
+        if self.lobby:
+            welcome.online, welcome.online_count = LOBBY.online_names()
         await self.send(welcome.text())
 
     def refusal_text(self, code: str, detail: str, client_id: str | None) -> str:

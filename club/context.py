@@ -13,7 +13,14 @@ from django.utils import timezone
 
 from club.lobby import is_guest
 from club.models import Challenge
-from club.protocol import CLOSE_FLOOD, CLOSE_FULL, CLOSE_SIGNED_OUT, LOBBY_PROTOCOL
+from club.protocol import (
+    CLOSE_FLOOD,
+    CLOSE_FULL,
+    CLOSE_MOVED,
+    CLOSE_SIGNED_OUT,
+    CLOSE_UNAVAILABLE,
+    LOBBY_PROTOCOL,
+)
 from club.text import catalog
 from rules.challenges import Status
 
@@ -23,9 +30,17 @@ def page_data(request: HttpRequest) -> dict[str, Any]:
     user = request.user
     return {
         "protocol": LOBBY_PROTOCOL,
-        "close_codes": {"flood": CLOSE_FLOOD, "full": CLOSE_FULL, "signed_out": CLOSE_SIGNED_OUT},
+        "close_codes": {
+            "flood": CLOSE_FLOOD,
+            "full": CLOSE_FULL,
+            "signed_out": CLOSE_SIGNED_OUT,
+            "moved": CLOSE_MOVED,
+            "unavailable": CLOSE_UNAVAILABLE,
+        },
         "me": user.get_username() if user.is_authenticated else None,
         "text": catalog(),
+        # The viewer's zone (accounts/zones.py): notices write times in it, with its name.
+        "zone": timezone.get_current_timezone_name(),
     }
 
 

@@ -1,4 +1,5 @@
-"""The club's periodic work in every server process: abandoning friendlies nobody started.
+"""The club's periodic work in every server process: abandoning friendlies nobody started, and
+matches against the computer nobody has touched for an hour.
 
 `NO_SHOWS` runs `club.noshows.abandon_due` at once and then every `SNOOKER["NO_SHOW_EVERY"]`
 seconds (30) on the server's event loop, and tells both players of each match it abandoned
@@ -6,13 +7,15 @@ seconds (30) on the server's event loop, and tells both players of each match it
 daphne's event loop starts, as the ladder's settler (ladder/jobs.py). Each of several
 processes may run it: a match is abandoned by a conditional update, once, whoever gets to it
 first. Where no server runs for a while, `manage.py abandon_no_shows` does the same pass.
+`IDLE_COMPUTER` runs `club.noshows.abandon_idle_computer` every `SNOOKER["NO_SHOW_EVERY"]`
+seconds too, and tells the same way: the member's notice, the table, the lobby.
+A pass that meets a database or Redis outage is tried again within seconds
+(game/supervise.py), and /healthz says when the job has died or fallen behind.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from channels.db import database_sync_to_async
@@ -20,7 +23,7 @@ from django.conf import settings
 
 from club import noshows
 from club import process as club_process
-from game import clock
+from game.supervise import Periodic
 
 log = logging.getLogger(__name__)
 
@@ -34,42 +37,24 @@ async def abandon_no_shows(now: datetime | None = None) -> list[noshows.Abandone
     return done
 
 
-class Periodic:
-    """A pass run at once and then every `every()` seconds on the running loop (once per
-    loop; 0 or less: never, for a club that runs it from cron alone)."""
-
-    def __init__(
-        self, name: str, every: Callable[[], float], work: Callable[[], Awaitable[object]]
-    ):
-        self.name, self.every, self.work = name, every, work
-        self.task: asyncio.Task[None] | None = None
-        self.passes = 0  # passes run in this process (tests read it)
-
-    def start(self) -> None:
-        every = self.every()
-        if every <= 0:
-            return
-        loop = asyncio.get_running_loop()
-        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
-            self.task = loop.create_task(self._run(every))
-
-    async def _run(self, every: float) -> None:
-        while True:
-            try:
-                await self.work()
-            except Exception:  # a bad pass must not end the job: the next one tries again
-                log.exception("%s failed; trying again later", self.name)
-            self.passes += 1
-            await clock.sleep(every)
-
-    def stop(self) -> None:
-        if self.task is not None and not self.task.get_loop().is_closed():
-            self.task.cancel()
-        self.task = None
-
-
 NO_SHOWS = Periodic(
     "abandoning no-shows", lambda: settings.SNOOKER["NO_SHOW_EVERY"], abandon_no_shows
+)
+
+
+async def abandon_idle_computer(now: datetime | None = None) -> list[noshows.Abandoned]:
+    """One pass: abandon the matches against the computer left untouched, then tell."""
+    done = await database_sync_to_async(noshows.abandon_idle_computer)(now)
+    if done:
+        log.info("club: abandoned idle matches against the computer %s", [g.match for g in done])
+    await club_process.tell_abandoned(done)
+    return done
+
+
+IDLE_COMPUTER = Periodic(
+    "abandoning idle matches against the computer",
+    lambda: settings.SNOOKER["NO_SHOW_EVERY"],
+    abandon_idle_computer,
 )
 
 
@@ -79,3 +64,4 @@ def start_with_the_server() -> None:
     from daphne.server import twisted_loop
 
     twisted_loop.call_soon(NO_SHOWS.start)
+    twisted_loop.call_soon(IDLE_COMPUTER.start)

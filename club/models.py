@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 
 from game.models import Match
-from rules.challenges import BEST_OF, Kind, Status
+from rules.challenges import BEST_OF, GUIDES, Kind, Status
 
 
 class Challenge(models.Model):
@@ -33,6 +33,11 @@ class Challenge(models.Model):
     best_of = models.PositiveSmallIntegerField(choices=[(n, str(n)) for n in BEST_OF])
     shot_clock = models.PositiveIntegerField(null=True, blank=True)
     rated = models.BooleanField(default=False)
+    # How far the aim guide reaches in the match it makes (rules.challenges.GUIDES).
+    guide = models.CharField(max_length=8, choices=[(g, g) for g in GUIDES], default=GUIDES[0])
+    # The challenger asked for a handicap (a friendly's, docs/handicaps.md): the match it makes
+    # gives the weaker member the start from the two ratings at the acceptance.
+    handicap = models.BooleanField(default=False)
     status = models.CharField(
         max_length=16, choices=[(s.value, s.value) for s in Status], default=Status.OPEN.value
     )
@@ -95,3 +100,25 @@ class Guest(models.Model):
 
     def __str__(self) -> str:
         return f"guest {self.name}"
+
+
+class Block(models.Model):
+    """`blocker` blocked `blocked`: the blocked member's challenges and rematch offers never
+    reach the blocker (refused `blocked`), nor does their acceptance of the blocker's open
+    challenge (club/blocks.py)."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_a_pair"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="no_self_block"
+            ),
+        ]

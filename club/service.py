@@ -15,6 +15,7 @@ both parties after commit. An answer is told to the rest of the site inside its 
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import unicodedata
@@ -29,8 +30,9 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from accounts.names import lookalike_of, mixes_lookalike_scripts
+from accounts.names import invisible, lookalike_of, mixes_lookalike_scripts
 from accounts.visitors import Visitor
+from club import blocks, handicaps
 from club.lobby import is_guest
 from club.models import Challenge, Guest
 from club.signals import challenge_answered, challenges_changed
@@ -40,6 +42,7 @@ from rules import challenges as rules
 from rules.challenges import Answer, Format, Kind, Party, Status
 from rules.errors import IllegalRequest, Refused
 from rules.match import match_from_json
+from rules.state import NO_START
 
 
 class ClubError(Refused):
@@ -75,7 +78,8 @@ class Done:
 
 
 def party(user: AbstractBaseUser) -> Party:
-    return Party(int(user.pk), guest=is_guest(user))
+    closed = not user.is_active or hasattr(user, "computer")  # the computer's user: computer/
+    return Party(int(user.pk), guest=is_guest(user), closed=closed)
 
 
 def _ttl() -> dict[Kind, timedelta]:
@@ -97,7 +101,7 @@ def view(row: Challenge) -> rules.Challenge:
         kind=Kind(row.kind),
         challenger=party(row.challenger),
         target=party(target) if target is not None else None,
-        format=Format(row.best_of, row.shot_clock, row.rated),
+        format=Format(row.best_of, row.shot_clock, row.rated, row.guide),
         status=Status(row.status),
         expires=row.expires,
     )
@@ -118,9 +122,11 @@ def _refused(exc: IllegalRequest, news: News | None = None) -> ClubError:
 
 
 # --- making challenges ---------------------------------------------------------------------------
-def challenge(challenger: User, target: User | None, fmt: Format) -> Done:
-    """Challenge a member, or anyone (target None: an open challenge)."""
-    return _make(Kind.DIRECT if target is not None else Kind.OPEN, challenger, target, fmt)
+def challenge(challenger: User, target: User | None, fmt: Format, handicap: bool = False) -> Done:
+    """Challenge a member, or anyone (target None: an open challenge). `handicap`: the match
+    it makes gives the weaker member a start from the two ratings (club/handicaps.py)."""
+    kind = Kind.DIRECT if target is not None else Kind.OPEN
+    return _make(kind, challenger, target, fmt, handicap=handicap)
 
 
 def invite(challenger: User, fmt: Format) -> Done:
@@ -129,7 +135,7 @@ def invite(challenger: User, fmt: Format) -> Done:
 
 
 def replace_rated(fmt: Format, rated: bool) -> Format:
-    return Format(fmt.best_of, fmt.shot_clock, rated)
+    return Format(fmt.best_of, fmt.shot_clock, rated, fmt.guide)
 
 
 def ladder_challenge(challenger: User, target: User, fmt: Format, expires: datetime) -> Done:
@@ -146,6 +152,7 @@ def _make(
     fmt: Format,
     rematch_of: Match | None = None,
     expires: datetime | None = None,
+    handicap: bool = False,
 ) -> Done:
     now = timezone.now()
     try:
@@ -154,6 +161,10 @@ def _make(
         )
     except IllegalRequest as exc:
         raise _refused(exc) from None
+    blockable = target is not None and kind in (Kind.DIRECT, Kind.REMATCH)
+    if blockable and blocks.blocks(target.pk, challenger.pk):  # type: ignore[union-attr]
+        # Never reaches them: no challenge, no notice (club/blocks.py).
+        raise ClubError("blocked", "this member takes no challenges from you")
     conf = settings.CLUB
     try:
         with transaction.atomic():
@@ -176,7 +187,9 @@ def _make(
             row = Challenge.objects.create(
                 kind=kind, challenger=challenger, target=target, best_of=fmt.best_of,
                 shot_clock=fmt.shot_clock, rated=fmt.rated, created=now,
+                guide=fmt.guide or settings.SNOOKER["AIM_GUIDE"],
                 expires=expires or rules.expires_at(kind, now, _ttl()), rematch_of=rematch_of,
+                handicap=handicap,
             )  # fmt: skip
             announce_on_commit(News((row.pk, *expired)))
     except IntegrityError:
@@ -220,11 +233,12 @@ def expire_due(limit: int = 500) -> News:
 _BY_ID = (Kind.DIRECT, Kind.OPEN, Kind.REMATCH, Kind.LADDER)
 
 
-def accept(user: User, challenge_id: int, rated: bool = True) -> Done:
+def accept(user: User, challenge_id: int, rated: bool = True, later: bool = False) -> Done:
     """Accept a challenge: the match is created now, and both players go to the table. A
     challenge proposed as rated is rated only if the one who accepts agrees (`rated`); a
-    ladder match is rated whatever they say."""
-    return _answer(user, challenge_id, "accept", _BY_ID, agreed=rated)
+    ladder match is rated whatever they say. `later`: a ladder challenge accepted to be
+    played at a time the two agree (the ladder holds the match's start until then)."""
+    return _answer(user, challenge_id, "accept", _BY_ID, agreed=rated, later=later)
 
 
 def decline(user: User, challenge_id: int) -> Done:
@@ -244,6 +258,7 @@ def _answer(
     answer: Answer,
     kinds: tuple[Kind, ...] = tuple(Kind),
     agreed: bool = True,
+    later: bool = False,
 ) -> Done:
     now = timezone.now()
     try:
@@ -254,11 +269,23 @@ def _answer(
             if row is None or not rules.visible_to(view(row), party(user)):
                 raise ClubError("not_found", "there is no such challenge")
             refusal = _check(row, party(user), answer, now)
+            if refusal is None and answer == "accept" and blocks.blocks(row.challenger_id, user.pk):
+                refusal = ClubError("blocked", "this member takes no challenges from you")
             if refusal is None:
-                return _answered(row, user, answer, now, agreed)
+                return _answered(row, user, answer, now, agreed, later)
     except OperationalError:
         raise ClubError("busy", "the club is busy; try again") from None
     raise refusal
+
+
+def block(blocker: User, blocked: User) -> News:
+    """`blocker` blocks `blocked` (club/blocks.py); the challenges from them waiting for the
+    blocker are declined (each told to the blocked member as any decline)."""
+    news = News()
+    for challenge_id in blocks.block(blocker, blocked):
+        with contextlib.suppress(ClubError):  # answered meanwhile
+            news = news + decline(blocker, challenge_id).news
+    return news
 
 
 def _check(row: Challenge, who: Party, answer: Answer, now: datetime) -> ClubError | None:
@@ -277,8 +304,9 @@ def _check(row: Challenge, who: Party, answer: Answer, now: datetime) -> ClubErr
 
 
 def _answered(
-    row: Challenge, user: User, answer: Answer, now: datetime, agreed: bool = True
-) -> Done:
+    row: Challenge, user: User, answer: Answer, now: datetime, agreed: bool = True,
+    later: bool = False,
+) -> Done:  # fmt: skip
     """Store the answer, if the challenge is still open at the version read (inside the
     caller's transaction); for an acceptance, create the match first. Receivers of
     `challenge_answered` act in the same transaction (a ladder challenge's answer)."""
@@ -289,7 +317,10 @@ def _answered(
     if not updated:
         raise ClubError("answered", "the challenge was answered first elsewhere")
     row.refresh_from_db()
-    challenge_answered.send(Challenge, challenge=row, answer=answer, match=match, now=now)
+    challenge_answered.send(
+        Challenge, challenge=row, answer=answer, match=match, now=now,
+        later=later and row.kind == Kind.LADDER,
+    )  # fmt: skip
     news = News((row.pk,), (match.pk,) if match is not None else ())
     announce_on_commit(news)
     return Done(row, match, news)
@@ -307,11 +338,17 @@ def _create_match(row: Challenge, taker: User, agreed: bool = True) -> Match:
     else:
         a, b = row.challenger, taker
     pa, pb = party(a), party(b)
+    rated = rules.rated(Kind(row.kind), pa, pb, wanted=row.rated, agreed=agreed)
+    clock = rules.shot_clock_of(
+        Format(row.best_of, row.shot_clock), rated, settings.CLUB["RATED_SHOT_CLOCK"]
+    )
+    # A handicap asked for: the start from the ratings as they stand now (a guest has none).
+    handicapped = row.handicap and not (pa.guest or pb.guest)
+    start = handicaps.start_between(a.pk, b.pk) if handicapped else NO_START
     try:
         return game_service.create_match(
-            a, b, row.best_of, shot_clock=row.shot_clock, draw=draw,
-            rated=rules.rated(Kind(row.kind), pa, pb, wanted=row.rated, agreed=agreed),
-            guest=pa.guest or pb.guest,
+            a, b, row.best_of, shot_clock=clock, draw=draw, guide=row.guide, rated=rated,
+            guest=pa.guest or pb.guest, start=start,
         )  # fmt: skip
     except game_service.ServiceError as exc:
         raise ClubError(exc.code, exc.message) from None
@@ -343,7 +380,7 @@ def invitation_of(token: str) -> Challenge | None:
 def clean_guest_name(name: str) -> str:
     """A guest's name as shown: NFKC, single spaces, 1–20 letters, digits, spaces, .'-"""
     name = " ".join(unicodedata.normalize("NFKC", name).split())
-    if not GUEST_NAME.match(name) or "_" in name:
+    if not GUEST_NAME.match(name) or "_" in name or invisible(name):
         raise ClubError("bad_name", "a name of 1 to 20 letters, digits, spaces, . ' or -")
     # "(guest)" marks the name at the table, but a lobby row or a result quotes it short:
     # no guest may be called, or look like, a member.
@@ -372,6 +409,15 @@ def _new_guest(name: str) -> User:
         Guest.objects.create(user=user, name=name)
         return user
     raise ClubError("busy", "no free guest name; try another")
+
+
+def visitor_guest(name: str) -> User:
+    """A guest for a visitor who plays without an account and without an invitation (one
+    click to play the computer): as an invitation's guest, named `name` (the page's word for
+    a visitor, not typed, so not checked against the members' names: it carries "(guest)"
+    and, after the first, a number). The caller limits how often an address may do this."""
+    with transaction.atomic():
+        return _new_guest(name)
 
 
 def accept_invitation(token: str, visitor: Visitor, guest_name: str | None) -> Done:
@@ -438,8 +484,10 @@ def offer_rematch(user: User, match_id: int) -> Done:
                     return Done(done.challenge, done.match, expired + done.news)
                 if waiting is not None:
                     return Done(waiting, news=expired)  # offered already
-                fmt = Format(match.best_of, match.shot_clock, match.rated)
-                done = _make(Kind.REMATCH, user, other, fmt, rematch_of=match)
+                fmt = Format(match.best_of, match.shot_clock, match.rated, match.guide)
+                # On the same terms: handicapped if the match was made by a challenge that was.
+                asked = Challenge.objects.filter(match=match, handicap=True).exists()
+                done = _make(Kind.REMATCH, user, other, fmt, rematch_of=match, handicap=asked)
                 return Done(done.challenge, news=expired + done.news)
             except ClubError as exc:
                 # The refusal is raised once the expiries found on the way are stored.
@@ -460,17 +508,21 @@ def rematch_offer(match: Match) -> Challenge | None:
     )
 
 
-def practise(user: User, best_of: int, shot_clock: int | None = None) -> Match:
+def practise(
+    user: User, best_of: int, shot_clock: int | None = None, guide: str | None = None
+) -> Match:
     """A practice table: the member plays both sides (unrated, never on the ladder), through
     the same service as any match. Counted with the member's challenges an hour."""
     if is_guest(user):
         raise ClubError("members_only", "practice tables are for members")
     try:
-        rules.check_format(Format(best_of, shot_clock))
+        rules.check_format(Format(best_of, shot_clock, guide=guide))
     except IllegalRequest as exc:
         raise _refused(exc) from None
     since = timezone.now() - timedelta(hours=1)
     tables = Match.objects.filter(player_a=user, practice=True, created__gte=since).count()
     if tables >= settings.CLUB["CHALLENGES_PER_HOUR"]:
         raise ClubError("rate_limited", "too many practice tables this hour")
-    return game_service.create_match(user, user, best_of, shot_clock=shot_clock, practice=True)
+    return game_service.create_match(
+        user, user, best_of, shot_clock=shot_clock, practice=True, guide=guide
+    )

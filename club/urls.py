@@ -16,4 +16,6 @@ urlpatterns = [
     path("matches/new/", views.new_match, name="new_match"),
     path("match/<int:match_id>/end/", views.match_end, name="match_end"),
     path("match/<int:match_id>/rematch/", views.rematch, name="rematch"),
+    path("players/<str:username>/block/", views.block, name="block"),
+    path("players/<str:username>/unblock/", views.unblock, name="unblock"),
 ]

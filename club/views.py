@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import endings, lobby, results, service
+from club import blocks, endings, lobby, results, service
 from club.forms import ChallengeForm, FormatForm, GuestForm
 from club.models import Challenge
 from club.service import ClubError
@@ -35,7 +35,7 @@ NOBODY = Party(0)  # a visitor who has not logged in: party to no challenge
 # The HTTP status of each refusal (anything else: 409, the challenge is not in that state).
 _STATUS = {"not_found": 404, "rate_limited": 429, "too_many_waiting": 429, "bad_name": 400,
            "member_name": 400, "members_only": 403, "not_for_you": 403, "not_yours": 403,
-           "not_a_player": 403, "expired": 410, "answered": 410}  # fmt: skip
+           "not_a_player": 403, "blocked": 403, "expired": 410, "answered": 410}  # fmt: skip
 
 
 def _member(request: HttpRequest) -> User:
@@ -64,6 +64,7 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     context: dict[str, Any] = {
         "live": lobby.match_rows(lobby.live_matches()),
+        "computer_live": lobby.computer_live(),
         "open": lobby.challenge_rows(lobby.open_challenges(now)),
         "incoming": [], "outgoing": [], "my_matches": [], "guest": False,
     }  # fmt: skip
@@ -101,7 +102,9 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         return _made(
             request, form, "club/challenge_new.html",
-            lambda: service.challenge(user, data["opponent"], form.format(data["rated"])),
+            lambda: service.challenge(
+                user, data["opponent"], form.format(data["rated"]), handicap=data["handicap"]
+            ),
         )  # fmt: skip
     return render(request, "club/challenge_new.html", {"form": form})
 
@@ -173,10 +176,14 @@ def challenge_page(request: HttpRequest, challenge_id: int) -> HttpResponse:
 @require_POST
 def accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     """Accept; `rated=no` accepts a challenge proposed as rated as a friendly instead (a rated
-    match needs both players' word; the toast's and the lobby's Accept give it)."""
+    match needs both players' word; the toast's and the lobby's Accept give it); for a ladder
+    challenge, `when=later` accepts it to be played at a time the two agree."""
     agreed = request.POST.get("rated", "yes") != "no"
+    # A ladder challenge: "play now" (to the table) or "agree a time" (`when=later`: the
+    # match waits for the time the two agree; its page is where they agree it).
+    later = request.POST.get("when", "now") == "later"
     try:
-        done = service.accept(_member(request), challenge_id, rated=agreed)
+        done = service.accept(_member(request), challenge_id, rated=agreed, later=later)
     except ClubError as exc:
         return _refusal(request, exc)
     assert done.match is not None
@@ -250,7 +257,7 @@ def practice(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         fmt = form.format()
         try:
-            match = service.practise(_member(request), fmt.best_of, fmt.shot_clock)
+            match = service.practise(_member(request), fmt.best_of, fmt.shot_clock, fmt.guide)
         except ClubError as exc:
             form.add_error(None, error_text(exc.code))
             status = _STATUS.get(exc.code, 409)
@@ -284,3 +291,21 @@ def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     if done.match is not None:  # the other player had offered: accepted, to the new table
         return redirect("match", match_id=done.match.pk)
     return redirect("match", match_id=match_id)
+
+
+# --- blocking ------------------------------------------------------------------------------------
+@login_required
+@require_POST
+def block(request: HttpRequest, username: str) -> HttpResponse:
+    """Block a member (club/blocks.py), from their profile; back to it."""
+    other = get_object_or_404(User, username=username, is_active=True)
+    service.block(_member(request), other)
+    return redirect("player", username=other.get_username())
+
+
+@login_required
+@require_POST
+def unblock(request: HttpRequest, username: str) -> HttpResponse:
+    other = get_object_or_404(User, username=username, is_active=True)
+    blocks.unblock(_member(request), other)
+    return redirect("player", username=other.get_username())

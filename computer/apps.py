@@ -10,6 +10,8 @@ class ComputerConfig(AppConfig):
 
     def ready(self) -> None:
         # The driver hears of every match's published events (game/signals.py).
-        from computer.driver import listen
+        from computer import driver, service
 
-        listen()
+        driver.listen()
+        # A guest who joins keeps their matches against the computer (accounts.signals).
+        service.listen()

@@ -6,9 +6,10 @@ computer seat is to act:
 
 1. thinks in a bounded pool (`think`, a pure function of the stored match: the process pool
    keeps the event loop and the other tables free of its CPU);
-2. once the balls of the last stroke have stopped on the watchers' tables (it thinks while
-   they roll), sends its aim to the table's group like a browser's, so the table shows it
-   addressing the ball, and waits a moment;
+2. tells the table it is thinking (`thinking`); once the balls of the last stroke have
+   stopped on the watchers' tables (it thinks while they roll), stands over the ball for the
+   stroke's address time (rules.opponent.address), sending its aims to the table's group
+   like a browser's, so the table shows its cue lining up and settling;
 3. submits the command through `game.service.submit`, exactly as a member's request (the
    same checks, the version it saw, a client id so a repeat is never applied twice), whose
    stored events the service broadcasts on commit, as for a member's.
@@ -23,7 +24,9 @@ repeated client id is refused or answered with the stored event.
 
 A turn nobody's event announces (the server restarted while the computer was to play, or a
 drive failed) is picked up by `RESUME`: when the server's loop starts and then every
-`COMPUTER["RESUME_EVERY"]` seconds, a drive for each live match with a computer seat.
+`COMPUTER["RESUME_EVERY"]` seconds, a drive for each live match whose turn is the computer's
+(the database reads whose turn it is from the stored state; a member's turn is left alone),
+read in batches on a thread of its own, never channels' shared one, which seats new sockets.
 
 Where it plays. By default in the servers, as above: one process (SQLite, the in-memory
 channel layer) has nowhere else. A club with several processes and Redis may play the
@@ -42,34 +45,41 @@ import asyncio
 import json
 import logging
 import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 from django.db.models import Q
 
-from club.jobs import Periodic
+from computer import lanes
 from computer.thinking import start_worker, think
 from game import clock, service, turns
 from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
 from game.protocol.ipc import group_name
 from game.signals import match_changed
+from game.supervise import DEPENDENCIES, Periodic
 from game.work import cancel, detach
 from rules import commands
 from rules.commands import Choose, Command, Concede, Stroke
 from rules.match import match_from_json
+from rules.opponent.address import address
 from rules.state import Player
 
 log = logging.getLogger(__name__)
 
 _POOL: Executor | None = None
 _KNOWN: dict[int, bool] = {}  # match id -> has a computer seat
+# Every match that moves in a process is remembered here: forgotten all at once past this many
+# (each is read again, once, at its next move), so the memory never grows with the club's age.
+KNOWN_KEPT = 20_000
 _BUSY: set[int] = set()
 _TASKS: set[asyncio.Task[None]] = set()
 # The channel on which the servers tell the computer's own process which of its matches moved.
@@ -108,13 +118,19 @@ def use_pool(executor: Executor | None) -> None:
 ComputerTurn = tuple[User, Player, str, dict[str, Any], int, datetime]
 
 
+def _know(match_id: int, has_a_computer_seat: bool) -> None:
+    if match_id not in _KNOWN and len(_KNOWN) >= KNOWN_KEPT:
+        _KNOWN.clear()
+    _KNOWN[match_id] = has_a_computer_seat
+
+
 def _turn(match_id: int) -> ComputerTurn | None:
     """The computer's user, seat and level, the stored match, its version and when its table
     is still, if a computer seat is to act now (and the match is the computer's); else None."""
     row = Match.objects.select_related("player_a__computer", "player_b__computer").get(pk=match_id)
     seats: dict[Player, User] = {"A": row.player_a, "B": row.player_b}
     computers = {s: u for s, u in seats.items() if hasattr(u, "computer")}
-    _KNOWN[match_id] = bool(computers)
+    _know(match_id, bool(computers))
     if not computers or row.status != Match.Status.LIVE:
         return None
     frame = match_from_json(row.state).frame
@@ -154,17 +170,47 @@ def request_of(kind: str, data: dict[str, Any], version: int) -> service.PlayerR
     return client_in.Concede(type="concede", client_id=client_id, scope=command.scope)
 
 
-async def _address(match_id: int, seat: Player, meant: dict[str, Any]) -> None:
-    """Show the aim on the table, as a striker's browser does, before the stroke."""
-    aim = server_out.AimOut(
-        seat=seat, angle=meant["angle"], speed=meant["speed"], side=meant["side"],
-        height=meant["height"], cue_ball=meant["cue_ball"],
-    ).text()  # fmt: skip
+async def _tell_table(match_id: int, kind: str, text: str, version: int) -> None:
+    """A message for the table's watchers, as a browser's aim is relayed (its last one is kept
+    for a page that reloads: game/aims.py)."""
     layer = get_channel_layer()
     assert layer is not None
-    message = {"type": "match.aim", "text": aim, "sender": "computer"}
+    message = {"type": kind, "text": text, "sender": "computer", "version": version}
     await layer.group_send(group_name(match_id), message)
-    await asyncio.sleep(settings.COMPUTER["ADDRESS_SECONDS"])
+
+
+async def _thinking(match_id: int, seat: Player, version: int) -> None:
+    """Tell the table the computer is choosing its stroke at `version` (its watchers show it
+    once the last stroke has stopped on their tables, until its aim comes)."""
+    text = server_out.Thinking(seat=seat, version=version).text()
+    await _tell_table(match_id, "match.thinking", text, version)
+
+
+async def _address(
+    match_id: int, seat: Player, version: int, level: str, meant: dict[str, Any],
+    look: dict[str, Any] | None,
+) -> None:  # fmt: skip
+    """Stand over the ball as a player does: the cue swings in onto the line and settles, for
+    the stroke's address time (rules.opponent.address: a tap-in quicker than a safety or an
+    escape, a Novice slower than a Pro), each aim shown as a striker's browser shows it."""
+    look = look or {"kind": "pot", "distance": 0.0, "cut": 0.0}
+    plan = address(
+        str(look["kind"]), level, float(look["distance"]), float(look["cut"]),
+        float(meant["angle"]), base=settings.COMPUTER["ADDRESS_SECONDS"],
+    )  # fmt: skip
+    began = clock.monotonic()
+    for at, angle in plan.aims:
+        wait = began + at - clock.monotonic()
+        if wait > 0:
+            await clock.sleep(wait)
+        aim = server_out.AimOut(
+            seat=seat, angle=angle, speed=meant["speed"], side=meant["side"],
+            height=meant["height"], cue_ball=meant["cue_ball"], version=version,
+        ).text()  # fmt: skip
+        await _tell_table(match_id, "match.aim", aim, version)
+    wait = began + plan.seconds - clock.monotonic()
+    if wait > 0:
+        await clock.sleep(wait)
 
 
 async def drive(match_id: int) -> None:
@@ -178,8 +224,9 @@ async def drive(match_id: int) -> None:
             if turn is None:
                 return
             user, seat, level, state, version, still_at = turn
-            loop = asyncio.get_running_loop()
-            kind, data = await loop.run_in_executor(
+            await _thinking(match_id, seat, version)
+            # Ahead of any hint waiting for the pool (computer/lanes.py).
+            kind, data = await lanes.stroke(
                 pool(), think, state, seat, level, match_id * 100_003 + version
             )
             # It thinks while the balls roll, and plays once they have stopped, as a player
@@ -188,8 +235,9 @@ async def drive(match_id: int) -> None:
             if rolling > 0:
                 await clock.sleep(rolling)
             meant = data.pop("meant", None)
+            look = data.pop("look", None)
             if meant is not None:
-                await _address(match_id, seat, meant)
+                await _address(match_id, seat, version, level, meant, look)
             try:
                 # Its events are broadcast by the service, once stored.
                 request = request_of(kind, data, version)
@@ -201,8 +249,11 @@ async def drive(match_id: int) -> None:
                 if exc.code not in ("stale_version", "conflict", "busy"):
                     return
                 continue
-    except Exception:
-        log.exception("the computer failed in match %s", match_id)
+    except Exception as exc:
+        # An outage is said once for the process; `RESUME` drives the match again once the
+        # database or Redis is back. A bug keeps its traceback.
+        if DEPENDENCIES.failed(exc, "the computer's drive") is None:
+            log.exception("the computer failed in match %s", match_id)
     finally:
         _BUSY.discard(match_id)
 
@@ -235,9 +286,11 @@ def _has_a_computer_seat(match_id: int) -> bool:
 
 async def _tell(match_id: int) -> None:
     """Tell the computer's own process that one of its matches moved (it reads the rest)."""
-    if match_id not in _KNOWN:
-        _KNOWN[match_id] = await database_sync_to_async(_has_a_computer_seat)(match_id)
-    if not _KNOWN[match_id]:
+    known = _KNOWN.get(match_id)
+    if known is None:
+        known = await database_sync_to_async(_has_a_computer_seat)(match_id)
+        _know(match_id, known)
+    if not known:
         return
     layer = get_channel_layer()
     assert layer is not None
@@ -259,10 +312,12 @@ async def serve() -> None:
     while True:
         try:
             message = await layer.receive(TURNS)
-        except Exception:  # Redis away a moment: what was sent meanwhile waits there
-            log.exception("the computer could not hear of its turns; listening again")
+        except Exception as exc:  # Redis away a moment: what was sent meanwhile waits there
+            if DEPENDENCIES.failed(exc, "the computer's turns") is None:
+                log.exception("the computer could not hear of its turns; listening again")
             await asyncio.sleep(1)
             continue
+        DEPENDENCIES.back("redis")  # said once, if it was away
         if message.get("type") == "computer.stop":
             # A test's way out: channels_redis's receive does not always end when cancelled.
             return
@@ -271,17 +326,59 @@ async def serve() -> None:
             _changed(None, match_id)
 
 
-def _live_matches() -> list[int]:
-    rows = Match.objects.filter(_WITH_A_COMPUTER, status=Match.Status.LIVE).order_by("pk")
-    return list(rows.values_list("pk", flat=True))
+def _to_act(seat: Player) -> Q:
+    """The stored match's frame waits for `seat`: its pending choice is theirs, or none is
+    pending and they strike (rules.state.FrameState.to_act, read from the stored JSON)."""
+    frame = "state__frame__"
+    waits = Q(**{f"{frame}pending__holder": seat}) | Q(
+        **{f"{frame}pending": None, f"{frame}striker": seat}
+    )
+    return waits & Q(**{f"{frame}frame_over": False})
+
+
+# A live match whose turn is the computer's: its seat to act (the database reads the JSON).
+_COMPUTERS_TURN = (Q(player_a__computer__isnull=False) & _to_act("A")) | (
+    Q(player_b__computer__isnull=False) & _to_act("B")
+)
+
+
+def _waiting(after: int, batch: int) -> list[int]:
+    """Up to `batch` live matches past id `after` whose turn is the computer's, by id."""
+    rows = Match.objects.filter(_COMPUTERS_TURN, status=Match.Status.LIVE, pk__gt=after)
+    return list(rows.order_by("pk").values_list("pk", flat=True)[:batch])
+
+
+# The resume pass's reads go to a thread of their own, not channels' shared database thread,
+# which seats every new socket: thousands of live matches must not hold up a handshake.
+_RESUMING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer-resume")
+
+
+async def _read_waiting(after: int, batch: int) -> list[int]:
+    db = connections[DEFAULT_DB_ALIAS]
+    if isinstance(db, SQLiteWrapper) and db.is_in_memory_db():
+        # SQLite's shared in-memory test database answers a second thread "table is locked"
+        # (as game.work.play): there, the shared thread.
+        return await database_sync_to_async(_waiting)(after, batch)
+    run = DatabaseSyncToAsync(_waiting, thread_sensitive=False, executor=_RESUMING)
+    return await run(after, batch)
 
 
 async def resume() -> list[asyncio.Task[None]]:
-    """Drive every live match with a computer seat not being driven here (a drive that finds
-    no turn of the computer's returns after one read); the drives started."""
-    ids = await database_sync_to_async(_live_matches)()
-    tasks = [_schedule(pk) for pk in ids if pk not in _BUSY]
-    return [task for task in tasks if task is not None]
+    """Drive every live match whose turn is the computer's and that is not being driven here,
+    read `COMPUTER["RESUME_BATCH"]` at a time off the thread that seats sockets (a match whose
+    turn is a member's is never read: their stroke's event drives it); the drives started."""
+    batch = settings.COMPUTER["RESUME_BATCH"]
+    tasks: list[asyncio.Task[None]] = []
+    after = 0
+    while True:
+        ids = await _read_waiting(after, batch)
+        for pk in ids:
+            task = _schedule(pk) if pk not in _BUSY else None
+            if task is not None:
+                tasks.append(task)
+        if len(ids) < batch:
+            return tasks
+        after = ids[-1]
 
 
 RESUME = Periodic(
@@ -316,6 +413,7 @@ def reset() -> None:
     _KNOWN.clear()
     _OWN_PROCESS[0] = False
     RESUME.stop()
+    lanes.reset()
 
 
 def listen() -> None:

@@ -97,12 +97,21 @@ def _decide(state: dict[str, Any], seat: Player, level: str, seed: int) -> Decis
 
 def think(state: dict[str, Any], seat: Player, level: str, seed: int) -> tuple[str, dict[str, Any]]:
     """The computer's command for the stored match `state`, as (kind, stored form); a
-    stroke's meant aim (before the hand's error) travels with it under "meant"."""
+    stroke's meant aim (before the hand's error) travels with it under "meant", and what its
+    address time is made of under "look"."""
     decision = _decide(state, seat, level, seed)
     assert decision is not None
     data = commands.to_json(decision.command)
     if decision.meant is not None:
         data["meant"] = commands.to_json(decision.meant)
+        # What the address time is made of (rules.opponent.address): the kind of stroke and,
+        # for a pot, how long and how thin it is.
+        plan = decision.plan
+        data["look"] = {
+            "kind": decision.kind or "pot",
+            "distance": plan.distance if plan is not None else 0.0,
+            "cut": plan.cut if plan is not None else 0.0,
+        }
     return commands.kind(decision.command), data
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -16,7 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from accounts import limits
-from computer import driver, service, thinking
+from computer import driver, fairplay, lanes, service, thinking
 from computer.models import Computer
 from game.models import Match
 from rules.challenges import BEST_OF
@@ -33,6 +32,21 @@ ERRORS = {
     "rate_limited": gettext_lazy("Too many matches against the computer this hour."),
     "bad_level": gettext_lazy("Choose a level."),
 }
+
+
+def refusal(code: str) -> str:
+    """A refused match against the computer in the member's words (this page's and the
+    lobby's one-click buttons')."""
+    if code == "too_many_live":
+        live = settings.COMPUTER["LIVE"]
+        return ngettext(
+            "You already have %(n)s match against the computer being played: finish or concede"
+            " it first.",
+            "You already have %(n)s matches against the computer being played: finish or"
+            " concede one of them first.",
+            live,
+        ) % {"n": live}
+    return str(ERRORS.get(code, code))
 
 
 class ComputerForm(forms.Form):
@@ -63,7 +77,7 @@ def play(request: HttpRequest) -> HttpResponse:
                 user, form.cleaned_data["level"], form.cleaned_data["best_of"]
             )
         except service.ComputerError as exc:
-            form.add_error(None, str(ERRORS.get(exc.code, exc.code)))
+            form.add_error(None, refusal(exc.code))
             status = 429 if exc.code == "rate_limited" else 409
         else:
             return redirect("match", match_id=match.pk)
@@ -75,7 +89,19 @@ def _refused(code: str, message: str, status: int) -> JsonResponse:
     return JsonResponse({"code": code, "message": message}, status=status)
 
 
-Position = tuple[dict[str, Any], Player, int]  # the stored match, the seat to play, its version
+# No engine help while it matters (computer/fairplay.py).
+NO_ENGINE = {
+    fairplay.PLAYING: gettext_lazy(
+        "No hints while you are playing a match: they come back when it is over."
+    ),
+    fairplay.LIVE_POSITION: gettext_lazy(
+        "No hint for this position: it is being played in a live match."
+    ),
+}
+
+
+# The stored match, the seat to play, its version, and the member asking.
+Position = tuple[dict[str, Any], Player, int, int]
 
 
 def _position(request: HttpRequest, match_id: int) -> Position | JsonResponse:
@@ -97,7 +123,10 @@ def _position(request: HttpRequest, match_id: int) -> Position | JsonResponse:
     seat = match.frame.to_act
     if row.status != Match.Status.LIVE or seat is None or match.frame.pending is not None:
         return _refused("no_stroke", "there is no stroke to play now", 409)
-    return row.state, seat, row.version
+    why = fairplay.refusal(user.pk, match.frame, table=row.pk)
+    if why is not None:
+        return _refused(why, str(NO_ENGINE[why]), 403)
+    return row.state, seat, row.version, user.pk
 
 
 @require_http_methods(["POST"])
@@ -108,11 +137,15 @@ async def hint(request: HttpRequest, match_id: int) -> HttpResponse:
     found = await database_sync_to_async(_position)(request, match_id)
     if isinstance(found, JsonResponse):
         return found
-    state, seat, version = found
-    loop = asyncio.get_running_loop()
-    answer = await loop.run_in_executor(
-        driver.pool(), thinking.hint, state, seat, match_id * 100_003 + version
-    )
+    state, seat, version, member = found
+    try:
+        # In a lane of its own, behind the computer's strokes (computer/lanes.py).
+        answer = await lanes.hint(
+            member, driver.pool(), thinking.hint, state, seat, match_id * 100_003 + version
+        )
+    except lanes.Busy:
+        waiting = settings.COMPUTER["HINTS_WAITING"]
+        return _refused("rate_limited", f"at most {waiting} hints waiting at once", 429)
     if answer is None:
         return _refused("no_stroke", "there is no stroke to play now", 409)
     return JsonResponse({"version": version, "seat": seat, **answer})

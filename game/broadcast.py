@@ -24,6 +24,7 @@ from game.models import Match
 from game.protocol import server_out
 from game.protocol.ipc import ClockMessage, EventMessage, PresenceMessage, group_name
 from game.signals import match_changed
+from game.supervise import DEPENDENCIES
 from game.turns import Turn
 
 LATEST: dict[int, int] = {}
@@ -52,7 +53,19 @@ def on_commit(send: Callable[[], Coroutine[Any, Any, None]]) -> None:
     event loop while the thread waits, so what an action stores leaves in the order it was
     stored. A failure to send is logged and changes nothing stored: sockets fill any gap
     from the database."""
-    transaction.on_commit(lambda: async_to_sync(send)(), robust=True)
+
+    def run() -> None:
+        try:
+            async_to_sync(send)()
+        except Exception as exc:
+            # Redis away: said once for the process (game/supervise.py), not a traceback an
+            # event; a bug is still Django's to log (robust: the commit stands either way).
+            if DEPENDENCIES.failed(exc, "a broadcast") is None:
+                raise
+        else:
+            DEPENDENCIES.back("redis")  # said once, if it was away
+
+    transaction.on_commit(run, robust=True)
 
 
 def publish_on_commit(match_id: int, stored: Stored) -> None:

@@ -18,7 +18,6 @@ the flood guard and the backlog, one hello, clean-up) is game/sockets.py's.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import UTC, datetime
 from typing import Any
@@ -27,10 +26,13 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
 
-from game import logs, presence, service
+from chat.service import ChatRefused
+from game import chat, clock, logs, presence, service
+from game.aims import AIMS
 from game.broadcast import LATEST, event_message, turn_of
+from game.chatheld import HELD
 from game.fanout import FANOUT, Inbox
-from game.gates import Bucket
+from game.gates import GATE, Bucket
 from game.greetings import TABLES, Greeting
 from game.heartbeats import HEARTBEATS
 from game.models import Match
@@ -40,10 +42,18 @@ from game.protocol import (
     client_in,
     server_out,
 )
-from game.protocol.ipc import AimMessage, ClockMessage, EventMessage, PresenceMessage, group_name
+from game.protocol.ipc import (
+    AimMessage,
+    ClockMessage,
+    EventMessage,
+    LineMessage,
+    PresenceMessage,
+    group_name,
+)
 from game.shotclocks import CLOCKS
 from game.sockets import Socket
-from game.text import error_text, language_of
+from game.supervise import DEPENDENCIES
+from game.text import error_text, language_of, timed_out_text
 from game.turns import NO_TURN, Turn
 from game.work import play
 from rules.state import Player
@@ -59,9 +69,8 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     seat: Player | None = None
     practice: bool = False  # one member on both sides: the seat follows the turn
     sent_version: int = 0
+    asked: tuple[str, ...] = ()  # the client ids of its last requests handed to the service
     turn: Turn = NO_TURN
-    latest_aim: str | None = None  # the newest aim not relayed yet (throttled)
-    aim_task: asyncio.Task[None] | None = None  # relays it when the rate allows
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -107,7 +116,9 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             else (conf["SPECTATOR_RATE_BURST"], conf["SPECTATOR_RATE_PER_SECOND"])
         )
         self._limit(burst, rate, stranger=not member)
-        self.aim_bucket = Bucket(1, conf["AIM_PER_SECOND"])
+        if self.seat is not None and self.holder is not None:
+            # A player's sockets at their table share one rate, as their aims do (issue 42).
+            self.bucket = GATE.seat_bucket(self.holder, self.match_id, burst, rate)
         self.log_bucket = Bucket(conf["LOG_BURST"], conf["LOG_PER_SECOND"])
         await self.accept()
 
@@ -125,10 +136,8 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         return "A" if self.practice and self.seat is not None else self.seat
 
     def _forget(self) -> None:
-        """What needs no database: leave the gate and the heartbeat, stop the aim relay."""
+        """What needs no database: leave the gate and the heartbeat."""
         super()._forget()
-        if self.aim_task is not None:
-            self.aim_task.cancel()
         if self.greeted:
             FANOUT.leave(self)
             HEARTBEATS.discard(self.channel_name)
@@ -153,6 +162,8 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             await self._aim(message)
         elif isinstance(message, client_in.LogRequest):
             await self._log(message)
+        elif isinstance(message, client_in.Say):
+            await self._say(message)
         elif not isinstance(message, client_in.Hello):  # hellos are the base's
             await self._request(message)
 
@@ -162,7 +173,7 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             await database_sync_to_async(presence.connect)(
                 self.match_id, self.channel_name, self._held
             )
-        HEARTBEATS.add(self.channel_name, self.match_id, seated=self._held is not None)
+        HEARTBEATS.add(self.channel_name, self.match_id, self._held or "")
         last = message.last_version
         greeting = TABLES.greeting(self.match_id, last) if self.seat is None else None
         if greeting is None:
@@ -177,6 +188,62 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
                 # broadcast seldom: counted here, they never read "0 watching" while watching.
                 known = known.model_copy(update={"spectators": known.spectators + 1})
             await self.send(known.text())  # who is here, without waiting for a broadcast
+        # The striker's cue as it was last seen at this version, if this process heard it: a
+        # page that reloads (or a watcher who comes) sees the cue now, not at its next move.
+        aim = AIMS.at(self.match_id, greeting.version)
+        if aim is not None:
+            await self.send(aim)
+        await self._chat_history()
+
+    async def _chat_history(self) -> None:
+        """The last lines of each chat room this socket reads, after every welcome (on
+        arrival and on reconnect): the page replaces what it showed of them."""
+        user = self.scope.get("user")
+        if self.seat is None:  # a spectator: from what the process holds (a crowd: one read)
+            reader = user.pk if user is not None and user.is_authenticated else None
+            held = HELD.lines(
+                self.match_id, reader,
+                lambda: database_sync_to_async(chat.spectators_lines)(self.match_id),
+            )  # fmt: skip
+            await self.send(await held)
+            return
+        texts = await database_sync_to_async(chat.history)(self.match_id, user, True)
+        for text in texts:
+            await self.send(text)
+
+    async def _say(self, message: client_in.Say) -> None:
+        """A chat line: stored, sent to this socket first, then to the match's group (whose
+        copy this socket skips). A refusal never closes a member's socket."""
+        user = self.scope.get("user")
+        try:
+            told = await database_sync_to_async(chat.say)(
+                self.match_id, user, message.room, message.text, message.preset, clock.now(),
+                self.channel_name,
+            )  # fmt: skip
+        except ChatRefused as exc:
+            if exc.code == "chat_timed_out":
+                out = await database_sync_to_async(chat.timeout_of)(user, clock.now())
+                if out is not None:
+                    with translation.override(language_of(self.scope)):
+                        words = timed_out_text(out.until, out.reason)
+                    await self.send(
+                        server_out.Error(
+                            code=exc.code, message=words, client_id=message.client_id
+                        ).text()
+                    )
+                    return
+            await self._error(exc.code, exc.message, message.client_id)
+            return
+        except service.ServiceError as exc:
+            await self._error(exc.code, exc.message, message.client_id)
+            return
+        await self.send(told.message["text"])
+        try:
+            await chat.tell_line(self.match_id, told)
+        except Exception as exc:
+            # Redis away: the line is stored; the others read it on their next welcome.
+            if DEPENDENCIES.failed(exc, "a chat line") is None:
+                raise
 
     async def _greet(self, greeting: Greeting) -> None:
         """Send a greeting: the welcome, then the frame's log after a snapshot, or the events
@@ -254,39 +321,46 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             return
         text = server_out.AimOut(
             seat=seat, angle=message.angle, speed=message.speed, side=message.side,
-            height=message.height, cue_ball=message.cue_ball,
+            height=message.height, cue_ball=message.cue_ball, version=self.sent_version,
         ).text()  # fmt: skip
-        if self.aim_bucket.take():
-            await self._relay_aim(text)
-            return
-        # Throttled: keep only the newest aim and relay it when the rate allows, so watchers
-        # always end on the striker's final aim.
-        self.latest_aim = text
-        if self.aim_task is None or self.aim_task.done():
-            self.aim_task = asyncio.create_task(self._trailing_aim())
-
-    async def _trailing_aim(self) -> None:
-        await asyncio.sleep(1 / settings.SNOOKER["AIM_PER_SECOND"])
-        text, self.latest_aim = self.latest_aim, None
-        if text is not None:
-            self.aim_bucket.take()
-            await self._relay_aim(text)
+        # One rate per seat, however many sockets its player holds (game/aims.py).
+        await AIMS.lane(self.match_id, seat).aim(lambda: self._relay_aim(text))
 
     async def _relay_aim(self, text: str) -> None:
-        message: AimMessage = {"type": "match.aim", "text": text, "sender": self.channel_name}
-        await self.channel_layer.group_send(group_name(self.match_id), dict(message))
+        message: AimMessage = {
+            "type": "match.aim", "text": text, "sender": self.channel_name,
+            "version": self.sent_version,
+        }  # fmt: skip
+        try:
+            await self.channel_layer.group_send(group_name(self.match_id), dict(message))
+        except Exception as exc:
+            # Redis away: an aim is a passing show, dropped (the stroke is what counts); the
+            # socket stays, and the outage is said once for the process.
+            if DEPENDENCIES.failed(exc, "an aim") is None:
+                raise
 
     async def _request(self, message: service.PlayerRequest) -> None:
         client_id = message.client_id
+        if isinstance(message, client_in.Stroke | client_in.Choose) and (
+            message.version < self.sent_version and client_id not in self.asked
+        ):
+            # Made at a table older than one this socket has sent: refused as the service
+            # would, before it costs the database two reads (issue 42). A repeat of one of its
+            # own last requests goes on, to be answered with its first ack.
+            await self._error("stale_version", "the table changed since", client_id)
+            return
+        self.asked = (*self.asked[-7:], client_id)
         try:
             applied = await play(service.submit, self.match_id, self.scope["user"], message)
         except service.ServiceError as exc:
             await self._error(exc.code, exc.message, client_id)
             return
-        except Exception:
+        except Exception as exc:
             # A bug must not cost the player the connection, nor the match its state: the
-            # transaction rolled back, so the request simply did not happen.
-            log.exception("request failed in match %s: %r", self.match_id, message)
+            # transaction rolled back, so the request simply did not happen. (The database
+            # away is said once for the process, not a traceback a request.)
+            if DEPENDENCIES.failed(exc, "a player's request") is None:
+                log.exception("request failed in match %s: %r", self.match_id, message)
             await self._error("internal", "the server failed; try again", client_id)
             return
         ack = server_out.Ack(
@@ -315,6 +389,18 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
 
     async def match_aim(self, event: AimMessage) -> None:
         if event["sender"] != self.channel_name:
+            await self.send(event["text"])
+
+    async def match_thinking(self, event: AimMessage) -> None:
+        await self.send(event["text"])
+
+    async def match_line(self, event: LineMessage) -> None:
+        if event["sender"] == self.channel_name:
+            return  # sent first, by _say
+        if event["shadow"] and event["author"] != getattr(self.scope.get("user"), "pk", None):
+            return  # a troll's line, shown to the troll alone
+        room: chat.Room = "players" if event["room"] == "players" else "spectators"
+        if chat.reads(room, self.seat is not None, event["finished"]):
             await self.send(event["text"])
 
     async def match_presence(self, event: PresenceMessage) -> None:

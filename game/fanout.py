@@ -48,10 +48,14 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
+from game import clock
+from game.aims import AIMS
 from game.broadcast import LATEST, _layer, turn_of
+from game.chatheld import HELD
 from game.greetings import TABLES
 from game.protocol.ipc import EventMessage, group_name
 from game.shotclocks import CLOCKS
+from game.supervise import DEPENDENCIES, RETRY
 from game.work import detach, players_waiting
 
 log = logging.getLogger(__name__)
@@ -111,8 +115,9 @@ class Inbox:
     async def _handled(self, message: Message) -> None:
         try:
             await self.handle(message)
-        except Exception:  # one socket's failure is not the relay's, nor the match's
-            log.exception("a socket failed to take %s", message.get("type"))
+        except Exception as exc:  # one socket's failure is not the relay's, nor the match's
+            if DEPENDENCIES.failed(exc, "a socket's inbox") is None:
+                log.exception("a socket failed to take %s", message.get("type"))
 
     def close(self) -> None:
         self.waiting.clear()
@@ -126,6 +131,8 @@ class Socket(Protocol):
 
     @property
     def seated(self) -> bool: ...
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
 
 
 class _Relay:
@@ -151,16 +158,57 @@ class _Relay:
         try:
             self.channel = await layer.new_channel()
             await layer.group_add(group_name(self.match_id), self.channel)
+        except Exception as exc:
+            # Redis away: the sockets waiting on `ready` are closed with it, to try again (its
+            # outage said by them, once); the next socket to come starts another relay.
+            self.ready.set_exception(exc)
+            self.ready.exception()  # retrieved, though nobody may be waiting
+            return
         except BaseException as exc:
             if not self.ready.done():
                 self.ready.set_exception(exc)
+                self.ready.exception()
             raise
         self.ready.set_result(None)
+        while True:
+            try:
+                if await self._receive(layer):
+                    return
+            except Exception as exc:
+                # Redis away (issue 37): the relay outlives it, with its sockets, and joins
+                # the group again once Redis is back (a restarted one has forgotten it).
+                # What was broadcast meanwhile reaches the sockets by their pings, which
+                # catch up from the database (the heartbeat tells this process the newest
+                # version of each match it serves).
+                if not await self._rejoin(layer, exc):
+                    return
+
+    async def _rejoin(self, layer: Any, exc: Exception) -> bool:
+        """Put the relay's channel back in the group once Redis answers; False if its last
+        socket left meanwhile (nothing to relay: its `stop` could not reach it). The outage
+        is logged once for the process (game/supervise.py), a bug with its traceback."""
+        if DEPENDENCIES.failed(exc, "a match's relay") is None:
+            log.error("a match's relay failed (match %s)", self.match_id, exc_info=exc)
+        while True:
+            await clock.sleep(RETRY)
+            if self.empty():
+                return False
+            try:
+                await layer.group_add(group_name(self.match_id), self.channel)
+            except Exception as again:
+                DEPENDENCIES.failed(again, "a match's relay")
+                continue
+            DEPENDENCIES.back("redis")
+            return True
+
+    async def _receive(self, layer: Any) -> bool:
+        """Hand out what arrives until told to stop (True)."""
+        assert self.channel is not None
         try:
             while True:
                 message = await layer.receive(self.channel)
                 if message["type"] == STOP:
-                    return
+                    return True
                 self.messages += 1
                 self._once(message)
                 await self._hand_out(message)
@@ -180,9 +228,14 @@ class _Relay:
             LATEST[self.match_id] = max(version, LATEST.get(self.match_id, 0))
             turn = turn_of(cast(EventMessage, message))
             TABLES.heard(self.match_id, version, message["text"], turn)
+            AIMS.moved(self.match_id, version)
+        elif kind in ("match.aim", "match.thinking") and "version" in message:
+            AIMS.heard(self.match_id, message["version"], message["text"])
         elif kind == "match.clock":
             deadline = datetime.fromtimestamp(message["deadline"], UTC)
             CLOCKS.arm(self.match_id, message["version"], deadline)
+        elif kind == "match.line":
+            HELD.heard(self.match_id, message)
 
     async def _hand_out(self, message: Message) -> None:
         began = time.monotonic()

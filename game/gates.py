@@ -1,7 +1,7 @@
 """Admission and flood control for every websocket app (the match's and the club's sockets).
 
-- `GATE`: how many sockets each address and each room holds in this process, against the
-  caps; how fast each address opens new ones; addresses that flooded wait a while.
+- `GATE`: how many sockets each address, each room and each member holds in this process,
+  against the caps; how fast each address opens new ones; addresses that flooded wait a while.
 - `Bucket`: a token bucket, a socket's rate of messages.
 - `Flood`: when a run of refused messages is a flood, and the socket is closed.
 """
@@ -62,13 +62,20 @@ class Flood:
 
 
 class _Gate:
-    """Sockets held here per address and per match, against the caps; how fast each address
-    opens new ones; addresses that flooded wait a while, longer each time they come back to
-    flood again. Players are exempt: a crowd must never keep them from their own table."""
+    """Sockets held here per address, per match and per member, against the caps; how fast
+    each address opens new ones; addresses that flooded wait a while, longer each time they
+    come back to flood again. Players are exempt from the crowd's caps (a crowd must never
+    keep them from their own table), not from their own: a member holds at most
+    `MAX_SOCKETS_PER_MEMBER` sockets here, and `MAX_MEMBER_SOCKETS_PER_MATCH` of them at one
+    match, seated or not (issue 42: sixty sockets of one member at their own table slowed
+    every other table)."""
 
     def __init__(self) -> None:
         self.addresses: Counter[str] = Counter()
         self.matches: Counter[int] = Counter()
+        self.members_held: Counter[int] = Counter()  # member's id -> sockets
+        self.members_at: Counter[tuple[int, int]] = Counter()  # (member's id, match) -> sockets
+        self.seats: dict[tuple[int, int], Bucket] = {}  # (player's id, match) -> their rate
         self.penalised: dict[str, float] = {}  # address -> until when it is turned away
         self.strikes: dict[str, tuple[int, float]] = {}  # address -> floods, last one's end
         self.knocks: dict[str, Bucket] = {}  # address -> its strangers' handshakes
@@ -77,12 +84,24 @@ class _Gate:
         self.swept = clock.monotonic()
 
     def admit(
-        self, address: str, match_id: int, seated: bool, cap: int | None = None
+        self,
+        address: str,
+        match_id: int,
+        seated: bool,
+        cap: int | None = None,
+        member: int | None = None,
     ) -> str | None:
-        """Take a place, or say why not. A player always gets one: their own rate limit
-        bounds what they cost, and nobody sharing their address may keep them out. `match_id`
-        is any room's key (the club's sockets use negative ones, with a `cap` of their own)."""
+        """Take a place, or say why not. A player gets one within their own caps: nobody
+        sharing their address may keep them out. `match_id` is any room's key (the club's
+        sockets use negative ones, with a `cap` of their own, and no cap per member but the
+        site's); `member` is the member's id, None for a stranger."""
         conf = settings.SNOOKER
+        if member is not None:
+            if self.members_held[member] >= conf["MAX_SOCKETS_PER_MEMBER"]:
+                return "too many connections from your account; close some of your pages"
+            per_match = conf["MAX_MEMBER_SOCKETS_PER_MATCH"]
+            if match_id > 0 and self.members_at[member, match_id] >= per_match:
+                return "too many connections from your account to this match"
         if not seated:
             if self.turned_away(address):
                 return "this address flooded a match; wait a little"
@@ -92,7 +111,18 @@ class _Gate:
                 return "this room has as many sockets as it can take"
         self.addresses[address] += 1
         self.matches[match_id] += 1
+        if member is not None:
+            self.members_held[member] += 1
+            self.members_at[member, match_id] += 1
         return None
+
+    def seat_bucket(self, member: int, match_id: int, burst: float, rate: float) -> Bucket:
+        """The one rate of messages a player's sockets at their table share, however many
+        they open (kept while any of them is held here)."""
+        found = self.seats.get((member, match_id))
+        if found is None:
+            found = self.seats[member, match_id] = Bucket(burst, rate)
+        return found
 
     def knock(self, address: str) -> bool:
         """A stranger's handshake from `address`, within the address's rate or not. Each one
@@ -175,9 +205,17 @@ class _Gate:
         self.strikes = {a: s for a, s in self.strikes.items() if now - s[1] <= forgive}
         self.members = {a: t for a, t in self.members.items() if now - t <= MEMBER_KEPT}
 
-    def leave(self, address: str, match_id: int) -> None:
+    def leave(self, address: str, match_id: int, member: int | None = None) -> None:
         self.addresses[address] -= 1
         self.matches[match_id] -= 1
+        if member is not None:
+            self.members_held[member] -= 1
+            self.members_at[member, match_id] -= 1
+            if self.members_held[member] <= 0:
+                del self.members_held[member]
+            if self.members_at[member, match_id] <= 0:
+                del self.members_at[member, match_id]
+                self.seats.pop((member, match_id), None)
         if self.addresses[address] <= 0:
             del self.addresses[address]
         if self.matches[match_id] <= 0:

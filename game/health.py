@@ -11,6 +11,8 @@ import redis
 from django.conf import settings
 from django.db import DatabaseError, connection
 
+from game.supervise import DEPENDENCIES
+
 log = logging.getLogger(__name__)
 
 
@@ -18,10 +20,15 @@ def database_answers() -> bool:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-            return bool(cursor.fetchone() == (1,))
+            answers = bool(cursor.fetchone() == (1,))
     except DatabaseError as exc:
-        log.warning("healthz: the database does not answer: %s", exc)
+        # Said once for the process while it lasts (game/supervise.py), not once a check.
+        if DEPENDENCIES.failed(exc, "/healthz") is None:
+            log.warning("healthz: the database does not answer: %s", exc)
         return False
+    if answers:
+        DEPENDENCIES.back("database")  # said once, if a task had found it away
+    return answers
 
 
 @cache
@@ -36,7 +43,11 @@ def redis_answers() -> bool | None:
     if not url:
         return None
     try:
-        return bool(_client(url).ping())
+        answers = bool(_client(url).ping())
     except redis.RedisError as exc:
-        log.warning("healthz: Redis does not answer: %s", exc)
+        if DEPENDENCIES.failed(exc, "/healthz") is None:
+            log.warning("healthz: Redis does not answer: %s", exc)
         return False
+    if answers:
+        DEPENDENCIES.back("redis")
+    return answers

@@ -6,20 +6,22 @@ it changed, coalesced (a crowd arriving costs one broadcast, not one each)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import TypeVar
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from game import clock, presence
 from game.broadcast import LATEST, tell_presence
+from game.fanout import FANOUT
 from game.greetings import TABLES
 from game.models import Match
-from game.protocol import server_out
+from game.protocol import CLOSE_UNAVAILABLE, server_out
 from game.shotclocks import CLOCKS
 from game.signals import match_changed
-from game.work import cancel
+from game.supervise import Watch
+from game.work import cancel, keep_presence
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
@@ -35,6 +37,7 @@ class _Heartbeats:
     def __init__(self) -> None:
         self.channels: dict[str, int] = {}  # channel name -> match id
         self.spectators: set[str] = set()  # channels of the above that hold no seat
+        self.seats: dict[str, str] = {}  # the others': channel name -> the seat its row holds
         # Spectators' rows are written with the next presence broadcast, all in one go.
         self.arrived: dict[str, int] = {}  # not written yet: channel name -> match id
         self.writing: set[str] = set()  # being written now
@@ -45,23 +48,35 @@ class _Heartbeats:
         self.held: dict[int, asyncio.Task[None]] = {}  # a going not told yet: `_told_later`
         self.flushing: asyncio.Task[None] | None = None
         self.task: asyncio.Task[None] | None = None
+        self.watch = Watch("presence heartbeat", lambda: settings.SNOOKER["HEARTBEAT"] / 2)
+        self.watch.wanted = lambda: bool(self.channels)
+        # The beat's broadcast, apart from its writes: a channel layer that hangs (Redis
+        # stopped, not gone) holds up the telling, never the next write (issue 37).
+        self.telling: asyncio.Task[None] | None = None
+        self.told = Watch("presence broadcast", lambda: settings.SNOOKER["HEARTBEAT"] / 2)
+        self.told.wanted = lambda: bool(self.channels)
+        self.told.alive = lambda: self.task is not None and not self.task.done()
 
-    def add(self, channel_name: str, match_id: int, seated: bool) -> None:
-        """A greeted socket; a spectator's row is written with the next presence flush (a
-        player's was written by `presence.connect`: their arrival counts at once)."""
+    def add(self, channel_name: str, match_id: int, seat: str) -> None:
+        """A greeted socket, with the seat its row holds ("" for a spectator); a spectator's
+        row is written with the next presence flush (a player's was written by
+        `presence.connect`: their arrival counts at once)."""
         self.channels[channel_name] = match_id
-        if not seated:
+        if seat:
+            self.seats[channel_name] = seat
+        else:
             self.spectators.add(channel_name)
             self.arrived[channel_name] = match_id
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
-            self.task = loop.create_task(self._run())
+            self.task = self.watch.task = loop.create_task(self._run())
         self.changed(match_id)
 
     def discard(self, channel_name: str) -> None:
         match_id = self.channels.pop(channel_name, None)
         if match_id is None:
             return
+        self.seats.pop(channel_name, None)
         if channel_name in self.spectators:
             self.spectators.discard(channel_name)
             if self.arrived.pop(channel_name, None) is None or channel_name in self.writing:
@@ -75,7 +90,7 @@ class _Heartbeats:
 
     def reset(self) -> None:
         """Forget every socket and stop beating (tests start each from a clean process)."""
-        for task in (self.task, self.flushing, *self.held.values()):
+        for task in (self.task, self.flushing, self.telling, *self.held.values()):
             cancel(task)
         self.__init__()  # type: ignore[misc]
 
@@ -86,8 +101,15 @@ class _Heartbeats:
             self.flushing = asyncio.get_running_loop().create_task(self._flush_soon())
 
     async def _flush_soon(self) -> None:
-        await clock.sleep(settings.SNOOKER["PRESENCE_COALESCE"])
-        await self._flush(beat=False)
+        # Until nothing is left: a coming or going while the last flush was being read finds
+        # this task still running (`changed` starts none), and must not wait for the beat.
+        while self.dirty:
+            await clock.sleep(settings.SNOOKER["PRESENCE_COALESCE"])
+            try:
+                await self._flush(beat=False)
+            except Exception as exc:  # the next beat flushes what is left (`dirty`)
+                self.told.failed(exc)
+                return
 
     async def _flush(self, beat: bool) -> None:
         """Broadcast the presence that changed: a player's coming or going at once, a new
@@ -127,7 +149,7 @@ class _Heartbeats:
         self.held.pop(match_id, None)
         self.changed(match_id)
 
-    async def _write(self, then: Callable[[list[_K]], _T], keys: list[_K]) -> _T:
+    async def _write(self, then: Callable[[_K], _T], keys: _K) -> _T:
         """Write the spectators' comings and goings since the last time, then `then(keys)`,
         in one trip to the database thread."""
         arrived, left = self.arrived, self.left
@@ -138,7 +160,7 @@ class _Heartbeats:
             return then(keys)
 
         try:
-            return await database_sync_to_async(write)()
+            return await keep_presence(write)
         except BaseException:
             # Not written: keep them for the next time (those gone meanwhile, as gone).
             self.arrived |= {c: m for c, m in arrived.items() if c in self.spectators}
@@ -147,19 +169,62 @@ class _Heartbeats:
         finally:
             self.writing = set()
 
+    async def _close_all(self) -> None:
+        """This process has not written its sockets' rows for longer than the stale limit:
+        the other processes take them for a dead process's. So they are: each of its match
+        sockets is closed with the code its page reconnects on, through the proxy, to a
+        process that can write (or to this one once it can). A player cut off with this
+        process alone is then back at the table within the grace, and cannot be claimed
+        against for it (issue 37)."""
+        sockets = [
+            s for relay in FANOUT.relays.values() for s in (*relay.players, *relay.spectators)
+        ]
+        for socket in sockets:
+            with contextlib.suppress(Exception):
+                await socket.close(code=CLOSE_UNAVAILABLE)
+
+    def _sockets(self) -> dict[str, tuple[int, str]]:
+        """Every socket here: channel name -> match id and the seat its row holds."""
+        return {c: (m, self.seats.get(c, "")) for c, m in sorted(self.channels.items())}
+
     async def _run(self) -> None:
         # Half a heartbeat between looks: a dead process's rows are stale 1.5 beats after its
-        # last write and seen here within half a beat more, two beats in all.
+        # last write and seen here within half a beat more, two beats in all. A beat that
+        # fails (the database away) ends nothing: the next one writes again, and re-creates
+        # the rows another process swept meanwhile (`presence.beat`). The writes wait for
+        # nothing else: not for the broadcast of what they found (`_tell`), nor behind other
+        # database work (their own thread): a Redis that hangs must not leave a connected
+        # player's rows stale for the other processes to sweep and claim against (issue 37).
         while self.channels:
             await clock.sleep(settings.SNOOKER["HEARTBEAT"] / 2)
             if not self.channels:
                 break
-            versions = await self._write(presence.beat, sorted(self.channels))
+            try:
+                versions = await self._write(presence.beat, self._sockets())
+            except Exception as exc:
+                self.dirty.update(self.channels.values())
+                self.watch.failed(exc)
+                if self.watch.failing_for() > settings.SNOOKER["CONNECTION_STALE"]:
+                    await self._close_all()
+                continue
+            self.watch.ok()
             LATEST.update({m: max(v, LATEST.get(m, 0)) for m, v in versions.items()})
             self.dirty.update(self.channels.values())
-            await self._flush(beat=True)
+            if self.telling is None or self.telling.done():
+                self.telling = asyncio.get_running_loop().create_task(self._tell())
         self.presence.clear()
         self.counted.clear()
+
+    async def _tell(self) -> None:
+        """The beat's presence, read and broadcast where it changed; a failure is tried again
+        with the next beat (`dirty` keeps what is left)."""
+        try:
+            await self._flush(beat=True)
+        except Exception as exc:
+            self.dirty.update(self.channels.values())
+            self.told.failed(exc)
+        else:
+            self.told.ok()
 
 
 HEARTBEATS = _Heartbeats()

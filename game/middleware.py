@@ -2,10 +2,13 @@
 handshake from an address turned away for flooding, or over its rate of new sockets, is
 refused before sessions, authentication and a consumer are set up. `SESSIONS` remembers which
 session keys name a member's live session, so that a player is never held to the strangers'
-rate and a made-up cookie costs no more than a stranger."""
+rate and a made-up cookie costs no more than a stranger. `OutagesClose`, outermost, closes a
+socket that met the database or Redis away anywhere under it with the code its page reconnects
+on, quietly."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from importlib import import_module
 from typing import Any
@@ -19,6 +22,8 @@ from accounts import addresses
 from game import clock
 from game.gates import GATE
 from game.origins import refuse
+from game.protocol import CLOSE_UNAVAILABLE
+from game.supervise import DEPENDENCIES
 
 
 class _Sessions:
@@ -92,3 +97,28 @@ class TurnAway:
                 await refuse(receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+class OutagesClose:
+    """ASGI middleware around the whole websocket stack (snooker_site/asgi.py): a socket that
+    meets the database or Redis away anywhere under it (the session's and the user's reads at
+    the handshake, the consumer's own channel on the channel layer while Redis goes away) is
+    closed with `CLOSE_UNAVAILABLE`, on which its page reconnects (before its handshake is
+    accepted: refused, which the page retries the same way), and the outage is said once for
+    the process (game/supervise.py), not one "Exception inside application" traceback and
+    1011 a socket from daphne (issue 37: quiet logs). A bug still goes up as one."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        except Exception as exc:
+            if DEPENDENCIES.failed(exc, "a socket") is None:
+                raise
+            with contextlib.suppress(Exception):  # gone already: nothing to close
+                await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})

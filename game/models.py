@@ -11,6 +11,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from rules.challenges import GUIDES
+from rules.positions import KEY_LENGTH
+
 
 class Match(models.Model):
     class Status(models.TextChoices):
@@ -36,6 +39,10 @@ class Match(models.Model):
     state = models.JSONField()  # rules.match.match_to_json at `version`
     # When the striker's time runs out (shot clock on and a stroke due); set with every event.
     deadline = models.DateTimeField(null=True, blank=True)
+    # When the last event was stored: the turn of whoever is to act began then (or at the
+    # start, if later). A stall is measured from it, never from a player's last coming
+    # (rules/presence.py). Null until the first event after the draw.
+    turn_began = models.DateTimeField(null=True, blank=True)
     # When each player first came to the table: nobody can be claimed against before that.
     arrived_a = models.DateTimeField(null=True, blank=True)
     arrived_b = models.DateTimeField(null=True, blank=True)
@@ -43,6 +50,10 @@ class Match(models.Model):
     # was made). Until then no shot clock runs and nobody can claim (rules/presence.py); a
     # friendly not started in time is abandoned.
     started = models.DateTimeField(null=True, blank=True)
+    # The match starts no sooner than this (a fixture's agreed start time, or the end of its
+    # window while one is still to be agreed): being here before it neither starts the match
+    # nor makes anyone claimable (rules/presence.py). Null: it starts when both are here.
+    not_before = models.DateTimeField(null=True, blank=True)
     # Whether the result counts for the club's standings: only between two members who asked
     # for it (a challenge's format); never with a guest, never at a practice table.
     rated = models.BooleanField(default=False)
@@ -50,10 +61,27 @@ class Match(models.Model):
     guest = models.BooleanField(default=False)
     # One member plays both sides alone (player_a is player_b); seat_of answers the seat to act.
     practice = models.BooleanField(default=False)
+    # How far the aim guide reaches at this table, for both players alike: "full" or "short"
+    # (rules.challenges.GUIDES; the page draws it, static/js/aids.js).
+    guide = models.CharField(max_length=8, choices=[(g, g) for g in GUIDES], default=GUIDES[0])
     created = models.DateTimeField(auto_now_add=True)
+    # The current position's key (rules.positions.key), written with every version of a
+    # match that is not practice: the index of live positions that engine help is refused
+    # for (game/positions.py). Null when the position is nobody's secret (a frame's opening,
+    # the match over) and always at a practice table.
+    position = models.CharField(max_length=KEY_LENGTH, null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
+        indexes = [
+            # Only live matches that are not practice: a match leaves the index as it ends
+            # (or is abandoned) and moves in it with every stroke.
+            models.Index(
+                fields=["position"],
+                name="live_position",
+                condition=models.Q(status="live", practice=False, position__isnull=False),
+            )
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(practice=True) | ~models.Q(player_a=models.F("player_b")),
@@ -124,6 +152,11 @@ class Absence(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="absences")
     seat = models.CharField(max_length=1)
     since = models.DateTimeField()
+    # When the absence was found, where later than `since`: a socket's row swept as stale by
+    # another process's heartbeat (`since` is its last write). A claim counts from here: a
+    # row goes stale whenever its process cannot write, a database outage among them, and a
+    # player who stayed connected must not be claimed against for it (issue 37).
+    found = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_absence")]

@@ -22,19 +22,20 @@ from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError, OperationalError, transaction
 
 from accounts.visitors import Visitor
-from game import clock, presence, turns, writes
+from game import clock, positions, presence, turns, writes
 from game.broadcast import Stored, publish_on_commit
 from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
 from game.signals import match_finished
 from rules import commands
 from rules import match as rules_match
+from rules.challenges import GUIDES
 from rules.commands import Command
 from rules.errors import IllegalRequest, Refused
 from rules.match import Match as MatchState
 from rules.match import Outcome, match_from_json, match_to_json
 from rules.presence import Refusal
-from rules.state import PLAYERS, Player, is_player
+from rules.state import NO_START, PLAYERS, Player, is_player
 
 
 class ServiceError(Refused):
@@ -126,37 +127,48 @@ def create_match(
     rated: bool = False,
     guest: bool = False,
     practice: bool = False,
+    guide: str | None = None,
+    start: tuple[int, int] = NO_START,
 ) -> Match:
     """A new match; the first break goes to a server-side draw, recorded as event 1. Its
     clocks wait until both players have come to the table. A practice table has one member
-    on both sides; it is never rated, nor is a match with a guest."""
+    on both sides; it is never rated, nor is a match with a guest. `start` is the handicap
+    start (A, B) of every frame (RULES.md §10), at most the club's cap; it is in the first
+    event's request and on the scoreboard from the first frame."""
     if (player_a.pk == player_b.pk) != practice:
         if practice:
             raise ServiceError("bad_practice", "a practice table has one member on both sides")
         raise ServiceError("same_player", "a match needs two different players")
     if rated and (guest or practice):
         raise ServiceError("unrated", "a match with a guest, or a practice, is never rated")
+    cap = settings.CLUB["HANDICAP_CAP"]
+    if max(start) > cap:
+        raise ServiceError("bad_start", f"start {start}: the club's cap is {cap} points")
     winner: Player = draw if draw is not None else secrets.choice(PLAYERS)
     try:
-        state = rules_match.new_match(best_of, winner)
+        state = rules_match.new_match(best_of, winner, start)
     except IllegalRequest as exc:
         raise ServiceError(exc.code, exc.detail) from None
     grace = reconnect_grace if reconnect_grace is not None else settings.SNOOKER["RECONNECT_GRACE"]
+    guide = guide or settings.SNOOKER["AIM_GUIDE"]
+    if guide not in GUIDES:
+        raise ServiceError("bad_format", f"{guide!r} is not an aim guide the club offers")
     with transaction.atomic():
         row = Match.objects.create(
             player_a=player_a, player_b=player_b, best_of=best_of, shot_clock=shot_clock,
             reconnect_grace=grace, version=1, state=match_to_json(state),
-            rated=rated, guest=guest, practice=practice,
+            rated=rated, guest=guest, practice=practice, guide=guide,
+            position=positions.key_of(practice, state),
             # One member on both sides: nobody to wait for.
             started=clock.now() if practice else None,
         )  # fmt: skip
-        start = server_out.StartRequest(draw=winner)
-        text = server_out.Event.of("start", None, start, None, _snapshot(row, state)).text()
+        request = server_out.StartRequest(draw=winner, start=server_out.Scores.of(start))
+        text = server_out.Event.of("start", None, request, None, _snapshot(row, state)).text()
         MatchEvent.objects.create(
             match=row,
             version=1,
             kind="start",
-            command=start.model_dump(),
+            command=request.model_dump(),
             payload=text,
             frame=1,
         )
@@ -179,7 +191,10 @@ def _store(
     row.version += 1
     row.state = match_to_json(state)
     row.status = Match.Status.FINISHED if state.over else Match.Status.LIVE
-    row.deadline = turns.deadline(row, state, turns.still_in(outcome, state))
+    now = clock.now()
+    row.deadline = turns.deadline(row, state, turns.still_in(outcome, state), now)
+    row.turn_began = now
+    row.position = positions.key_of(row.practice, state)  # the live positions' index
     kind = commands.kind(command)
     event = server_out.Event.of(
         kind,  # type: ignore[arg-type]  # commands.kind names one of Event's kinds
@@ -245,9 +260,11 @@ def _command(message: PlayerRequest) -> Command:
 
 _REFUSED_CLAIMS: dict[Refusal, str] = {
     Refusal.NOT_STARTED: "the match has not started: the two players were never here together",
+    Refusal.BEFORE_START: "the agreed start time has not come yet",
     Refusal.CLAIMANT_AWAY: "a claim needs the claimant at the table",
     Refusal.OPPONENT_HERE: "the opponent is at the table",
     Refusal.GRACE: "the opponent has not been away for the whole grace",
+    Refusal.STALLING: "the opponent, to play, has not yet had the whole stall time",
 }
 
 
@@ -255,7 +272,13 @@ def _check(row: Match, seat: Player, message: PlayerRequest) -> None:
     """What the rules core cannot know: whether the match is still on, the table the player
     saw, the presence a claim needs."""
     if row.status == Match.Status.ABANDONED:
+        if row.started is not None:
+            raise ServiceError("deserted", "the match was abandoned: both players had left it")
         raise ServiceError("abandoned", "the match was abandoned: it never started")
+    if isinstance(message, client_in.Stroke | client_in.Choose) and row.started is None:
+        # Play begins when both players are at the table together (game/presence.py): a
+        # stroke before it would start a match that may never start, and its clocks with it.
+        raise ServiceError("not_started", "the match has not started: wait for your opponent")
     if isinstance(message, client_in.Stroke | client_in.Choose) and message.version != row.version:
         raise ServiceError("stale_version", f"the table changed (now version {row.version})")
     if isinstance(message, client_in.Claim):
@@ -372,10 +395,9 @@ def rebuild(match_id: int) -> MatchState:
     row = Match.objects.get(pk=match_id)
     events = MatchEvent.objects.filter(match=row).order_by("version")
     stored = iter(events.values_list("kind", "seat", "command"))
-    _, _, start = next(stored)
-    draw = start["draw"]
-    assert is_player(draw)
-    return rules_match.replay(row.best_of, draw, _commands(stored))
+    _, _, first = next(stored)
+    start = server_out.StartRequest.model_validate(first)
+    return rules_match.replay(row.best_of, start.draw, _commands(stored), start.points)
 
 
 def _commands(

@@ -8,7 +8,9 @@ the club's (club/consumers.py) consumers hold only what is theirs.
   reads slower than a flooder sends, so the bucket alone, counting messages as they are
   read, would never see that flood: the backlog does.
 - `hello` once, in the socket's protocol version, before anything else; every refusal an
-  error answer, never a closed connection (but for a flood). A stranger's socket (no
+  error answer, never a closed connection (but for a flood). A hello the server cannot
+  answer (the database or Redis away, or no welcome within `WELCOME_WITHIN`) closes the
+  socket with `CLOSE_UNAVAILABLE`, on which its page reconnects. A stranger's socket (no
   account: it can only watch) that keeps sending what is refused is flooding too, however
   slowly (`_faulted`): an honest page only says hello, pings and asks for logs.
 - One handler at a time: the socket's own messages and whatever else is handed to it (the
@@ -31,16 +33,23 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from accounts import addresses
 from game.gates import GATE, Bucket, Flood
-from game.protocol import CLOSE_FLOOD, CLOSE_FULL
+from game.protocol import CLOSE_FLOOD, CLOSE_FULL, CLOSE_UNAVAILABLE
 from game.protocol.client_in import BadMessage
+from game.supervise import DEPENDENCIES
 from game.work import detach
 
 log = logging.getLogger(__name__)
+
+# The longest a hello waits for its welcome (its groups joined, its table read) before the
+# socket is closed to try again (CLOSE_UNAVAILABLE): a welcome takes milliseconds, and a
+# socket kept open without one shows its page "reconnecting" for good.
+WELCOME_WITHIN = 10.0  # seconds
 
 Message = dict[str, Any]
 
@@ -60,6 +69,7 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
     protocol_name = "protocol"  # how a refused hello names it
     hello_again = "hello once per connection"  # the answer to a second hello
     address: str | None = None  # set while this socket holds a place at the gate
+    holder: int | None = None  # the member whose place it is (None: a stranger's)
     faults: Bucket | None = None  # a stranger's allowance of refused messages (`_limit`)
     greeted: bool = False
     gone: bool = False  # its places and registrations have been cleaned up
@@ -110,7 +120,20 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
         # database call here runs through DatabaseSyncToAsync, which closes stale
         # connections around the call itself, so the hop is left out.
         async with self.lock:
-            await self.handle(message)
+            try:
+                await self.handle(message)
+            except Exception as exc:
+                # The database or Redis away under any handler (a ping's catch-up, a hello's
+                # welcome): the socket is closed with the code its page reconnects on, and
+                # the outage said once for the process; a bug goes on as a bug.
+                if DEPENDENCIES.failed(exc, f"a {self.protocol_name} socket") is None:
+                    raise
+                if message["type"] == "websocket.disconnect":
+                    # Its clean-up met the outage: the consumer ends all the same (else it
+                    # waited for messages that never come until daphne killed it, 10 s on);
+                    # a row left behind goes stale and is swept as a dead process's.
+                    raise StopConsumer() from None
+                await self._close(CLOSE_UNAVAILABLE)
 
     async def handle(self, message: Message) -> None:
         """Run `message`'s handler (named by channels' `get_handler_name`), the lock held."""
@@ -128,7 +151,7 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
         """What needs no database, at once: the place at the gate (subclasses add theirs)."""
         self.gone = True
         if self.address is not None:
-            GATE.leave(self.address, self.room)
+            GATE.leave(self.address, self.room, self.holder)
             self.address = None
 
     async def _remove(self) -> None:
@@ -136,13 +159,16 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
 
     # --- admission ----------------------------------------------------------------------------
     async def _admit(self, seated: bool, cap: int | None = None) -> bool:
-        """Take a place at the gate, or close with the reason."""
+        """Take a place at the gate, or close with the reason (a member's within their own
+        caps, seated or not)."""
         address = addresses.of_scope(self.scope)
-        refusal = GATE.admit(address, self.room, seated, cap)
+        user = self.scope.get("user")
+        member = user.pk if user is not None and user.is_authenticated else None
+        refusal = GATE.admit(address, self.room, seated, cap, member)
         if refusal is not None:
             await self._close(CLOSE_FULL, refusal)
             return False
-        self.address = address
+        self.address, self.holder = address, member
         return True
 
     def _limit(self, burst: float, rate: float, stranger: bool = False) -> None:
@@ -156,7 +182,7 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
 
     async def _close(self, code: int, reason: str | None = None) -> None:
         if self.address is not None:
-            GATE.leave(self.address, self.room)
+            GATE.leave(self.address, self.room, self.holder)
             self.address = None
         await self.close(code=code, reason=reason)
 
@@ -213,7 +239,20 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
             )
             return
         self.greeted = True
-        await self.greet(message)
+        try:
+            async with asyncio.timeout(WELCOME_WITHIN):
+                await self.greet(message)
+        except Exception as exc:
+            # Every socket either works or closes (issue 37): one that cannot join its groups
+            # or read its welcome (the database or Redis away) is closed with the code its
+            # page reconnects on, never left waiting; the outage is logged once for the
+            # process (game/supervise.py), a slow welcome in a line, a bug with its traceback.
+            if isinstance(exc, TimeoutError):
+                log.warning("a %s socket was not welcomed within %s s; closed", self.protocol_name,
+                            WELCOME_WITHIN)  # fmt: skip
+            elif DEPENDENCIES.failed(exc, f"a {self.protocol_name} socket's hello") is None:
+                raise
+            await self._close(CLOSE_UNAVAILABLE)
 
     # --- what each socket says for itself ------------------------------------------------------
     def parse(self, data: str | bytes | None) -> M:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from django.http import HttpRequest
@@ -49,11 +50,25 @@ ERRORS: dict[str, Promise] = {
     "no_such_frame": gettext_lazy("That frame has not been played."),
     "not_claimable": gettext_lazy(
         "You cannot claim: a claim needs the two of you to have been at the table together,"
-        " you at the table now, and your opponent away for the whole grace period."
+        " you at the table now, and your opponent away for the whole grace period or, to"
+        " play, not playing for the club's stall time."
+    ),
+    "not_started": gettext_lazy(
+        "The match has not started: play begins when your opponent is at the table too."
     ),
     "abandoned": gettext_lazy(
         "This match was abandoned: the two players were not at the table together in time."
     ),
+    "deserted": gettext_lazy("This match was abandoned: both players had left the table."),
+    "chat_empty": gettext_lazy("Write something first."),
+    "chat_too_long": gettext_lazy("A line is at most 140 characters."),
+    "chat_flood": gettext_lazy(
+        "Too many lines, or the same line again: wait a few seconds and say something new."
+    ),
+    "chat_presets_only": gettext_lazy("Guests may send only the preset phrases."),
+    "chat_not_allowed": gettext_lazy("You cannot write in this room."),
+    "chat_timed_out": gettext_lazy("You are timed out of the chat."),
+    "chat_unknown_preset": gettext_lazy("That is not one of the preset phrases."),
     "bad_json": gettext_lazy("The page sent a message the server cannot read."),
     "bad_message": gettext_lazy("The page sent a message the server cannot read."),
     "unknown_type": gettext_lazy("The page sent a message the server cannot read."),
@@ -62,6 +77,14 @@ ERRORS: dict[str, Promise] = {
 }
 # Refusals of a broken client, where the protocol's detail helps whoever wrote it.
 _WITH_DETAIL = frozenset({"bad_json", "bad_message", "unknown_type", "invalid", "too_large"})
+
+
+def timed_out_text(until: datetime, reason: str) -> str:
+    """What a member timed out of the chat is told: until when (UTC), and why."""
+    return gettext("You are timed out of the chat until %(until)s UTC: %(reason)s") % {
+        "until": until.astimezone(UTC).strftime("%Y-%m-%d %H:%M"),
+        "reason": reason,
+    }
 
 
 def error_text(code: str, detail: str = "") -> str:
@@ -93,8 +116,21 @@ def language_of(scope: Mapping[str, Any]) -> str:
 GUEST = re.compile(r"^(?P<name>.+) \(guest(?P<n> \d+)?\)$")
 
 
+# The computer's users, one a level (computer/migrations/0001_initial.py): names no member can
+# take, since those users hold them. Shown as "Computer · Pro" (static/js/clubtext.js too).
+COMPUTER = re.compile(r"^computer-(?P<level>novice|club|pro)$")
+COMPUTER_NAMES = {
+    "novice": gettext_lazy("Computer · Novice"),
+    "club": gettext_lazy("Computer · Club"),
+    "pro": gettext_lazy("Computer · Pro"),
+}
+
+
 def player_name(username: str) -> str:
     """A player's name as a person reads it, in the active language."""
+    computer = COMPUTER.match(username)
+    if computer is not None:
+        return str(COMPUTER_NAMES[computer["level"]])
     found = GUEST.match(username)
     if found is None:
         return username

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from game import clock
 from game.models import Match
-from game.protocol.constants import FRAME_HOLD
+from game.protocol.constants import CUE_LEAD, FRAME_HOLD
 from rules.match import Match as MatchState
 from rules.match import Outcome
 from rules.state import Player
@@ -61,6 +61,8 @@ def still_in(outcome: Outcome, state: MatchState) -> float:
 
 
 def still_after(rolling: float, frame_ended: bool, match_over: bool) -> float:
-    """Seconds until the table is still: the stroke's balls rolling, then a finished frame's
-    last position held before the next rack."""
-    return rolling + (FRAME_HOLD if frame_ended and not match_over else 0.0)
+    """Seconds until the table is still: the cue's swing to the ball (when the stroke moved a
+    ball: the browsers draw it before the balls move), the stroke's balls rolling, then a
+    finished frame's last position held before the next rack."""
+    swing = CUE_LEAD if rolling > 0 else 0.0
+    return swing + rolling + (FRAME_HOLD if frame_ended and not match_over else 0.0)

@@ -10,7 +10,7 @@ from django.utils import translation
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from game import health, service
+from game import health, service, supervise
 from game.models import Match
 from game.protocol.constants import page_constants
 
@@ -19,10 +19,13 @@ from game.protocol.constants import page_constants
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     """For the proxy's and systemd's checks: whether the database and Redis (when REDIS_URL
-    names one; else null) answer. 200 when all do, else 503, with which did not."""
+    names one; else null) answer, and the state of each of the process's background tasks
+    (game/supervise.py: a task that should run and has died, has fallen behind, or is
+    waiting for a dependency is not ok). 200 when all are, else 503, with what is not."""
     database, redis = health.database_answers(), health.redis_answers()
-    ok = database and redis is not False
-    body = {"ok": ok, "database": database, "redis": redis}
+    tasks = supervise.report()
+    ok = database and redis is not False and all(task["ok"] for task in tasks.values())
+    body = {"ok": ok, "database": database, "redis": redis, "tasks": tasks}
     return JsonResponse(body, status=200 if ok else 503)
 
 
@@ -43,7 +46,7 @@ def page_language(request: HttpRequest) -> str:
 def table_page(request: HttpRequest, match: Match) -> HttpResponse:
     """The table of a match not finished (snooker_site/views.py hands it over; a finished
     match's page is its record, the members')."""
-    if match.status == Match.Status.ABANDONED:  # never started: nothing to show but that
+    if match.status == Match.Status.ABANDONED:  # never started, or left: nothing to show but that
         wait = max(1, round(settings.SNOOKER["NO_SHOW_WAIT"] / 60))
         return render(request, "match_abandoned.html", {"match": match, "wait": wait})
     with translation.override(page_language(request)):

@@ -140,22 +140,30 @@ def describe(entry: server_out.LogEntry, players: dict[str, str]) -> Words:
     if kind == "start":
         draw = getattr(request, "draw", None)
         head = t("log.draw", name=players.get(draw, "?") if draw else "?")
+        start = getattr(request, "start", None)  # the handicap start (RULES.md §10)
+        if start is not None:
+            for side, points in (("A", start.A), ("B", start.B)):
+                if points:
+                    details.append(t("log.start", name=players.get(side, "?"), n=points))
     elif kind == "stroke":
-        head = t("log.plays", name=who)
+        # Said as a referee would: who potted what, whose foul, or what was played (a safety).
+        potted = [ball_name(b) for b in shot.potted if b != "white"] if shot else []
+        first = [ball_name(b) for b in shot.first_contact] if shot else []
+        foul = r is not None and r.foul
+        if foul:
+            head = t("log.foul_by", name=who)
+        elif potted:
+            head = t("log.pots", name=who, balls=_list(potted))
+        elif first:
+            head = t("log.plays_ball", name=who, balls=_list(first))
+        else:
+            head = t("log.plays", name=who)
         if r is not None and r.nominated:
             details.append(t("log.nominated", ball=ball_name(r.nominated)))
-        if shot is not None:
-            potted = [b for b in shot.potted if b != "white"]
-            if shot.first_contact:
-                details.append(
-                    t("log.first", balls=_list([ball_name(b) for b in shot.first_contact]))
-                )
-            else:
-                details.append(t("log.no_ball"))
-            if potted:
-                details.append(t("log.potted", balls=_list([ball_name(b) for b in potted])))
-            if "white" in shot.potted:
-                details.append(t("log.in_off"))
+        if foul and first:
+            details.append(t("log.first", balls=_list(first)))
+        if foul and potted:
+            details.append(t("log.potted", balls=_list(potted)))
         if r is not None and not r.foul and r.points:
             details.append(t("log.points", n=r.points, name=who, brk=entry.brk))
     elif kind == "choice":

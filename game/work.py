@@ -3,6 +3,9 @@
 - `play`: the players' requests (and the shot clock's) on a database thread of their own, so
   that no crowd's comings and goings (queued on channels' one shared database thread) delay a
   stroke.
+- `keep_presence`: the presence heartbeat's writes on a database thread of their own too, so that
+  nothing that holds another thread (a broadcast on commit waiting for a Redis that hangs)
+  holds up the rows that say who is at the table (issue 37).
 - `detach`: a task that outlives its consumer (its clean-up after it was cancelled), kept from
   the garbage collector until it finishes.
 """
@@ -10,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -18,8 +22,13 @@ from channels.db import DatabaseSyncToAsync
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 
+from game.supervise import DEPENDENCIES
+
+log = logging.getLogger(__name__)
+
 _T = TypeVar("_T")
 _PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
+_BEAT = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beat")
 _WAITING = [0]  # requests in `play` now: on the thread, or their answer on its way back
 
 
@@ -34,11 +43,7 @@ async def play(work: Callable[..., _T], *args: Any) -> _T:
     queued behind a crowd's work on channels' shared one. SQLite's shared in-memory test
     database answers a second thread's write with "table is locked": there, the shared one
     (a file waits its turn for the write lock: WAL and IMMEDIATE transactions, settings.py)."""
-    db = connections[DEFAULT_DB_ALIAS]
-    if isinstance(db, SQLiteWrapper) and db.is_in_memory_db():
-        run = DatabaseSyncToAsync(work)
-    else:
-        run = DatabaseSyncToAsync(work, thread_sensitive=False, executor=_PLAY)
+    run = _on(_PLAY, work)
     _WAITING[0] += 1
     try:
         result: _T = await run(*args)
@@ -48,13 +53,36 @@ async def play(work: Callable[..., _T], *args: Any) -> _T:
     return result
 
 
+async def keep_presence(work: Callable[..., _T], *args: Any) -> _T:
+    """Run the presence heartbeat's database work on its own thread (as `play`)."""
+    result: _T = await _on(_BEAT, work)(*args)
+    return result
+
+
+def _on(executor: ThreadPoolExecutor, work: Callable[..., _T]) -> Callable[..., Any]:
+    db = connections[DEFAULT_DB_ALIAS]
+    if isinstance(db, SQLiteWrapper) and db.is_in_memory_db():
+        return DatabaseSyncToAsync(work)
+    return DatabaseSyncToAsync(work, thread_sensitive=False, executor=executor)
+
+
 _DETACHED: set[asyncio.Task[None]] = set()
 
 
 def detach(work: Coroutine[Any, Any, None]) -> None:
-    task = asyncio.get_running_loop().create_task(work)
+    task = asyncio.get_running_loop().create_task(_logged(work))
     _DETACHED.add(task)
     task.add_done_callback(_DETACHED.discard)
+
+
+async def _logged(work: Coroutine[Any, Any, None]) -> None:
+    """A detached task's failure, said: an outage once for the process (game/supervise.py),
+    a bug with its traceback, never "Task exception was never retrieved" at random later."""
+    try:
+        await work
+    except Exception as exc:
+        if DEPENDENCIES.failed(exc, "a socket's clean-up") is None:
+            log.exception("a detached task failed")
 
 
 def cancel(task: asyncio.Task[None] | None) -> None:

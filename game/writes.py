@@ -23,10 +23,12 @@ from game.models import Match, MatchEvent
 
 # What a request's result depends on that a writer other than a request may change without a
 # new version: the arrivals and the start (game/presence.py, the shot clock's deadline), the
-# status (a no-show's abandonment, club/noshows.py). The version covers the rest.
-READ = ("version", "status", "started", "arrived_a", "arrived_b")
-# What a new version changes in the row.
-WRITTEN = ("version", "state", "status", "deadline")
+# status (a no-show's abandonment, club/noshows.py), an agreed start time (a fixture's). The
+# version covers the rest.
+READ = ("version", "status", "started", "arrived_a", "arrived_b", "not_before")
+# What a new version changes in the row (`position`: the index of live positions,
+# game/positions.py, kept in the same statement at the cost of its key's bytes).
+WRITTEN = ("version", "state", "status", "deadline", "turn_began", "position")
 
 
 def as_read(row: Match) -> dict[str, Any]:

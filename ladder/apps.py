@@ -3,18 +3,19 @@ from django.utils.translation import gettext_lazy as _
 
 
 class LadderConfig(AppConfig):
-    """The club's ladders and the members' ratings."""
+    """The club's ladders (the ratings beside them are the club's: ratings/)."""
 
     name = "ladder"
     default_auto_field = "django.db.models.BigAutoField"
-    verbose_name = _("Ladders and ratings")
+    verbose_name = _("Ladders")
 
     def ready(self) -> None:
-        # An answer to a ladder challenge and the end of a match reach the ladder inside the
-        # transactions that stored them (club/signals.py, game/signals.py).
+        # An answer to a ladder challenge reaches the ladder inside the transaction that stored
+        # it (club/signals.py); a ladder match's decision (played out, or by its deadline's
+        # default) through its fixture's hook (fixtures/service.py).
         from club.signals import challenge_answered
-        from game.signals import match_finished
+        from fixtures import service as fixtures_service
         from ladder import service
 
         challenge_answered.connect(service.challenge_answered, dispatch_uid="ladder.answered")
-        match_finished.connect(service.match_finished, dispatch_uid="ladder.match_finished")
+        fixtures_service.register(service.FIXTURE_KIND, service.OWNER)

@@ -21,9 +21,9 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from club import lobby
-from club.jobs import Periodic
 from club.protocol import server_out
 from club.protocol.ipc import TextMessage, user_group
+from game.supervise import Periodic
 from ladder import service
 from ladder.models import LadderChallenge
 
@@ -47,16 +47,18 @@ SETTLER = Periodic("settling deadlines", lambda: settings.LADDER["SETTLE_EVERY"]
 
 def _reminders(pks: tuple[int, ...]) -> list[tuple[int, str]]:
     """Each player's reminder of their ladder match's agreed start (user id, text)."""
-    rows = LadderChallenge.objects.filter(pk__in=pks, start_at__isnull=False).select_related(
-        "challenger", "defender", "challenge__challenger", "challenge__target"
+    rows = LadderChallenge.objects.filter(
+        pk__in=pks, fixture__start_at__isnull=False
+    ).select_related(
+        "fixture", "challenger", "defender", "challenge__challenger", "challenge__target"
     )
     out = []
     for row in rows:
-        assert row.start_at is not None
+        assert row.fixture.start_at is not None
         club_row = lobby.challenge_row(row.challenge)
         for me, other in ((row.challenger, row.defender), (row.defender, row.challenger)):
             text = server_out.Reminder(
-                challenge=club_row, opponent=other.get_username(), at=row.start_at
+                challenge=club_row, opponent=other.get_username(), at=row.fixture.start_at
             ).text()
             out.append((me.pk, text))
     return out

@@ -1,13 +1,16 @@
-"""The club's ladders and ratings: what is stored (ladder/service.py writes all of it).
+"""The club's ladders: what is stored (ladder/service.py writes all of it).
 
 - `Ladder`: one ladder and its settings (several may exist: the main one and, say, a juniors').
 - `Rung`: a member's place on a ladder. The positions are derived data, kept for cheap pages:
   the truth is the ladder's history (`HistoryEntry`), whose entries that stand fold into the
   same order (`rules.ladder.replay`); voiding a result is folding again without it.
 - `LadderChallenge`: a challenge on a ladder, from the club's challenge (`club.Challenge`,
-  kind "ladder": the notices, the answer, the match) to its settlement.
-- `Rating`, `RatedResult`, `RatingChange`: each member's Glicko-2 rating (rules/ratings.py),
-  each rated match's result, and what it did to both players' ratings.
+  kind "ladder": the notices, the answer, the match) to its settlement; the match to be
+  played is its fixture (`fixtures.Fixture`: the window, the agreed start, who came, the
+  default when it is not played), whose decision the ladder applies.
+
+The ratings a ladder match moves are the club's (ratings/models.py): the ladder keeps the
+positions beside them.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from members.models import MatchFigures
-from rules import ratings
 from rules.challenges import BEST_OF, SHOT_CLOCKS
 from rules.ladder import COOLDOWN, PLACES_ABOVE, Absent, DefaultRule
 
@@ -44,6 +46,11 @@ def _positive(value: timedelta) -> None:
 def _not_negative(value: timedelta) -> None:
     if value < timedelta(0):
         raise ValidationError(_("A time cannot be negative."))
+
+
+def rated_shot_clock() -> int:
+    """A new ladder's shot clock: the club's for rated matches (SNOOKER_RATED_SHOT_CLOCK)."""
+    return settings.CLUB["RATED_SHOT_CLOCK"]
 
 
 class Ladder(models.Model):
@@ -74,12 +81,13 @@ class Ladder(models.Model):
     best_of = models.PositiveSmallIntegerField(
         _("best of"), choices=[(n, str(n)) for n in BEST_OF], default=3
     )
+    # Never none: a ladder match is rated, and a rated match always has a shot clock, so that
+    # a losing player cannot sit at the table without striking (issue 36).
     shot_clock = models.PositiveIntegerField(
         _("shot clock"),
         choices=[(s, f"{s} s") for s in SHOT_CLOCKS],
-        null=True,
-        blank=True,
-        help_text=_("Seconds a stroke; empty for none."),
+        default=rated_shot_clock,
+        help_text=_("Seconds a stroke; each time it runs out is a foul."),
     )
     answer_time = models.DurationField(
         _("time to answer"),
@@ -174,6 +182,7 @@ class LadderChallenge(models.Model):
         UNANSWERED = "unanswered", _("not answered in time")
         UNPLAYED = "unplayed", _("not played in time")
         NO_SHOW = "no_show", _("not played: a player did not come")
+        UNFINISHED = "unfinished", _("not finished in time: decided by the score")
         WITHDRAWN = "withdrawn", _("withdrawn")
         CANCELLED = "cancelled", _("cancelled by an organiser")
 
@@ -196,31 +205,17 @@ class LadderChallenge(models.Model):
     winner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    match = models.OneToOneField(
-        "game.Match",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="ladder_challenge",
+    # The match to be played: its window, agreed start, who came and its default (the
+    # club's fixtures, fixtures/models.py; the challenger is its first player).
+    fixture = models.OneToOneField(
+        "fixtures.Fixture", on_delete=models.PROTECT, related_name="ladder_challenge"
     )
     created = models.DateTimeField()
     answer_by = models.DateTimeField()  # the club's challenge expires then
-    play_by = models.DateTimeField(null=True, blank=True)  # set on acceptance
     settled = models.DateTimeField(null=True, blank=True)
-    # The start time both players agreed (inside the play-by window), and a proposal waiting
-    # for the other player's word (it replaces the agreed time only when accepted).
-    start_at = models.DateTimeField(_("agreed start"), null=True, blank=True)
-    proposed_start = models.DateTimeField(null=True, blank=True)
-    proposed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    reminded = models.BooleanField(default=False)  # both told that the agreed start is near
-    # Seen at the table by a settling pass in the agreed start's waiting window
-    # (rules.ladder.waiting_window).
-    challenger_waited = models.BooleanField(default=False)
-    defender_waited = models.BooleanField(default=False)
-    # An unplayed match: who did not come (rules.ladder.Absent), and whether the ladder's
-    # default rule decided it (neither or both came): an organiser should look.
+    # A match not played out: who did not come (rules.ladder.Absent), and whether an organiser
+    # should look (decided by the score, by the ladder's default rule, or not at all:
+    # rules.fixtures.unplayed), as the ladder settled it from its fixture's decision.
     absent = models.CharField(
         max_length=16, choices=[(a.value, a.value) for a in Absent], blank=True
     )
@@ -232,14 +227,8 @@ class LadderChallenge(models.Model):
         verbose_name_plural = _("ladder challenges")
         indexes = [
             models.Index(fields=["status", "answer_by"], name="ladder_waiting_by_deadline"),
-            models.Index(fields=["status", "play_by"], name="ladder_accepted_by_deadline"),
-            models.Index(fields=["status", "start_at"], name="ladder_accepted_by_start"),
         ]
         constraints = [
-            models.CheckConstraint(
-                condition=~Q(status="accepted") | Q(match__isnull=False, play_by__isnull=False),
-                name="accepted_ladder_challenge_has_a_match",
-            ),
             models.CheckConstraint(
                 condition=Q(status="settled") | Q(outcome=""), name="outcome_once_settled"
             ),
@@ -314,102 +303,3 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.member} ({self.ladder}, {self.at:%Y-%m-%d})"
-
-
-class Rating(models.Model):
-    """A member's Glicko-2 rating, one for the whole club (ladder matches and rated
-    friendlies alike)."""
-
-    member = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="rating"
-    )
-    rating = models.FloatField(default=ratings.BASE)
-    rd = models.FloatField(_("deviation"), default=ratings.NEW_RD)
-    volatility = models.FloatField(default=ratings.NEW_VOLATILITY)
-    played = models.PositiveIntegerField(_("rated matches"), default=0)
-    updated = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("rating")
-        verbose_name_plural = _("ratings")
-
-    def __str__(self) -> str:
-        return f"{self.member}: {self.rating:.0f} ± {2 * self.rd:.0f}"
-
-    def value(self) -> ratings.Rating:
-        return ratings.Rating(self.rating, self.rd, self.volatility)
-
-
-class Unrated(models.TextChoices):
-    RATED = ratings.Effect.RATED.value, _("rated")
-    NO_PLAY = ratings.Effect.NO_PLAY.value, _("a player never played a stroke")
-    PAIR_CAP = ratings.Effect.PAIR_CAP.value, _("too many rated results between the pair")
-
-
-class RatedResult(models.Model):
-    """A rated match's result, in the order the ratings take them (`at`, then id)."""
-
-    match = models.OneToOneField(
-        "game.Match", on_delete=models.CASCADE, related_name="rated_result"
-    )
-    player_a = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    player_b = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    score_a = models.FloatField()  # 1: A won, 0: B won
-    at = models.DateTimeField()
-    ladder = models.ForeignKey(
-        Ladder, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    voided = models.BooleanField(default=False)
-    voided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    void_note = models.CharField(max_length=200, blank=True)
-    # Why this result changed no rating ("" when it did): `rules.ratings.Effect`, decided when
-    # it was rated. Such a result has no rating changes and is left out of every replay.
-    unrated = models.CharField(
-        _("unrated"), max_length=16, choices=Unrated.choices, blank=True, default=""
-    )
-    # The strokes each player played, as counted for that decision.
-    strokes_a = models.PositiveIntegerField(null=True, blank=True)
-    strokes_b = models.PositiveIntegerField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["at", "pk"]
-        verbose_name = _("rated result")
-        verbose_name_plural = _("rated results")
-
-    def __str__(self) -> str:
-        return f"match {self.match_id} ({'voided' if self.voided else self.score_a})"
-
-
-class RatingChange(models.Model):
-    """What one rated match did to one player's rating."""
-
-    result = models.ForeignKey(RatedResult, on_delete=models.CASCADE, related_name="changes")
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
-    )
-    at = models.DateTimeField()
-    before = models.FloatField()
-    before_rd = models.FloatField()
-    after = models.FloatField()
-    after_rd = models.FloatField()
-    after_volatility = models.FloatField()
-
-    class Meta:
-        ordering = ["at", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["result", "player"], name="one_change_per_player")
-        ]
-        indexes = [models.Index(fields=["player", "at"], name="rating_changes_by_player")]
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.before:.0f} → {self.after:.0f}"
-
-    @property
-    def delta(self) -> float:
-        return self.after - self.before

@@ -1,7 +1,8 @@
-"""The ladder's service: join, challenge, settle, rate; the organisers' move, removal and void.
+"""The ladder's service: join, challenge, settle; the organisers' move, removal and void. A
+ladder match's result is rated through the club's ratings (`ratings.service.rate`).
 No sockets and no pages here.
 
-Each action is one transaction. The rules are pure (`rules/ladder.py`, `rules/ratings.py`);
+Each action is one transaction. The rules are pure (`rules/ladder.py`, `rules/fixtures.py`);
 this module loads the rows, asks them, and writes. Everything that moves positions holds the
 ladder's row lock and its rungs' (`select_for_update`), so the positions of one ladder change
 one action at a time, on every process; every settlement is also a conditional write (a
@@ -9,16 +10,20 @@ challenge is settled only if it is still in the state it was read in), which is 
 SQLite, where the write lock serialises whole transactions instead.
 
 Locks are always taken in the same order, so that two actions never wait for each other:
-the match (a finishing match: `game.service`), the club's challenge, the ladder challenge,
-the ladder, its rungs, the ratings.
+the match (a finishing match: `game.service`), the club's challenge, the fixture, the ladder
+challenge, the ladder, its rungs, the ratings (ratings/service.py).
 
 Ladder challenges are the club's challenges of kind "ladder" (notices, the answer, the match),
-with a `LadderChallenge` beside each. An answer reaches the ladder through
-`club.signals.challenge_answered` and the end of a match through `game.signals.match_finished`,
-both inside the transaction that stored them: a result is applied at once and exactly once.
-Deadlines are settled by `settle_due` (ladder/jobs.py runs it in every server process, and
-`manage.py settle_ladders` from cron); it takes each due row with `skip_locked`, so several
-processes share the work and none settles a challenge twice.
+with a `LadderChallenge` beside each, and the match to be played is its fixture (the club's
+fixtures: fixtures/service.py keeps the window, the agreed start, who came and the default).
+An answer reaches the ladder through `club.signals.challenge_answered`, inside the transaction
+that stored it; a fixture's decision (its match played out, or the default when its window
+closed) through the fixtures' hook (`LadderFixtures.decided`), inside the transaction that
+decided it: a result is applied at once and exactly once. Deadlines are settled by
+`settle_due` (ladder/jobs.py runs it in every server process, and `manage.py settle_ladders`
+from cron), which settles the unanswered challenges and runs the fixtures' pass; it takes
+each due row with `skip_locked`, so several processes share the work and none settles a
+challenge twice.
 
 Every function that reads the time takes `now`, so that tests run a controlled clock.
 """
@@ -32,40 +37,36 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, OperationalError, connection, transaction
-from django.db.models import Count, F, Q, QuerySet
+from django.db import OperationalError, connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
-from psycopg.errors import DeadlockDetected
 
+from club import friendlies
 from club import service as club_service
 from club.lobby import is_guest
 from club.models import Challenge
 from club.service import ClubError, News
-from game import presence as game_presence
-from game.models import Match, MatchEvent
-from ladder.models import (
-    HistoryEntry,
-    Ladder,
-    LadderChallenge,
-    RatedResult,
-    Rating,
-    RatingChange,
-    Rung,
-)
-from rules import commands, ratings
+from club.signals import ladder_changed
+from fixtures import service as fixtures_service
+from fixtures.models import Fixture
+from fixtures.service import FixtureError, busy
+from game.models import Match
+from ladder.models import HistoryEntry, Ladder, LadderChallenge, Rung
+from ratings import service as ratings
+from ratings.models import Kind as RatedKind
+from rules import fixtures
 from rules import ladder as rules
 from rules.challenges import Format, Kind, Status
 from rules.errors import IllegalRequest, Refused
 from rules.ladder import DefaultRule
-from rules.match import match_from_json
 
 log = logging.getLogger(__name__)
 
 Outcome = LadderChallenge.Outcome
 Kinds = HistoryEntry.Kind
 PLACES_APART = 1_000_000  # positions are rewritten through this offset (one member a place)
+FIXTURE_KIND = "ladder"  # the ladder's fixtures (fixtures.service.register)
 
 
 class LadderError(Refused):
@@ -102,8 +103,15 @@ def main_ladder() -> Ladder | None:
 
 
 # --- positions -----------------------------------------------------------------------------------
+def _changed(ladder_id: int) -> None:
+    """Pages showing this ladder are told once the transaction commits (club/signals.py)."""
+    transaction.on_commit(lambda: ladder_changed.send(sender=Ladder, ladder=ladder_id))
+
+
 def _locked(ladder_id: int) -> tuple[Ladder, list[Rung]]:
-    """The ladder and its rungs, top first, locked until the transaction ends."""
+    """The ladder and its rungs, top first, locked until the transaction ends: taken to
+    change them, so the ladder's pages are told of it after the commit (`_changed`)."""
+    _changed(ladder_id)
     ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
     rungs = list(Rung.objects.select_for_update().filter(ladder_id=ladder_id).order_by("position"))
     return ladder, rungs
@@ -153,7 +161,7 @@ def join(ladder_id: int, member: User, now: datetime | None = None, by: User | N
         HistoryEntry.objects.create(
             ladder=ladder, kind=Kinds.JOINED, at=now, member=member, member_to=len(order), by=by
         )
-        Rating.objects.get_or_create(member=member)
+        ratings.newcomer(member)
     return rung
 
 
@@ -185,8 +193,9 @@ def challenge(
                 )
             except IllegalRequest as exc:
                 raise _refused(exc) from None
+            fixture = fixtures_service.create(FIXTURE_KIND, challenger, defender)
             row = LadderChallenge.objects.create(
-                ladder=ladder, challenge=made.challenge, challenger=challenger,
+                ladder=ladder, challenge=made.challenge, fixture=fixture, challenger=challenger,
                 defender=defender, challenger_position=rules.position(order, challenger.pk),
                 defender_position=rules.position(order, defender.pk), created=now,
                 answer_by=made.challenge.expires,
@@ -226,26 +235,28 @@ def cooling_down(ladder: Ladder, member: int, now: datetime) -> dict[int, dateti
     return rules.cooling(last, now, ladder.cooldown)
 
 
-def on_answered(challenge: Challenge, answer: str, match: Match | None, now: datetime) -> None:
+def on_answered(
+    challenge: Challenge, answer: str, match: Match | None, now: datetime, later: bool = False
+) -> None:
     """The club stored an answer to a ladder challenge (inside its transaction, the club's
-    row locked): accepted, the match is to be played by the ladder's deadline; declined, the
-    ladder's rule settles it; withdrawn, it is settled with no change."""
+    row locked): accepted, the match is to be played by the ladder's deadline (`later`: the
+    one who accepted chose to agree a time, so the match does not start before one is agreed,
+    `game.presence.schedule`); declined, the ladder's rule settles it; withdrawn, it is
+    settled with no change."""
     if challenge.kind != Kind.LADDER:
         return
-    row = (
-        LadderChallenge.objects.select_for_update(of=("self",))  # the ladder's row: later
-        .select_related("ladder")
-        .filter(challenge=challenge, status=LadderChallenge.Status.WAITING)
-        .first()
-    )
+    row = _held(challenge=challenge, status=LadderChallenge.Status.WAITING)
     if row is None:
         return
     if answer == "accept":
         assert match is not None
         LadderChallenge.objects.filter(pk=row.pk, status=row.status).update(
-            status=LadderChallenge.Status.ACCEPTED, match=match,
-            play_by=now + row.ladder.play_time,
-        )  # fmt: skip
+            status=LadderChallenge.Status.ACCEPTED
+        )
+        _changed(row.ladder_id)
+        # The fixture's window opens. "Agree a time" (`later`): being at the table starts
+        # nothing until a time is agreed; never agreed, the match never starts.
+        fixtures_service.open_window(row.fixture, match, now + row.ladder.play_time, later)
     elif answer == "decline":
         winner = rules.declined_winner(row.ladder.decline_counts_as_loss, row.challenger_id)
         _settle(row, Outcome.DECLINED, winner, now)
@@ -253,84 +264,58 @@ def on_answered(challenge: Challenge, answer: str, match: Match | None, now: dat
         _settle(row, Outcome.WITHDRAWN, None, now, record=False)
 
 
-# --- the start time ------------------------------------------------------------------------------
-def _to_play(pk: int, member: User) -> LadderChallenge:
-    """The ladder match `pk` of `member`, its row locked; others' are not found (nobody
-    learns from a refusal what another pair arranged)."""
-    row = (
+def _held(**lookup: Any) -> LadderChallenge | None:
+    """The ladder challenge found by `lookup` (None if none), its fixture's row and then its
+    own locked, in the club's order."""
+    fixture_id = LadderChallenge.objects.filter(**lookup).values_list("fixture", flat=True).first()
+    if fixture_id is None:
+        return None
+    Fixture.objects.select_for_update().filter(pk=fixture_id).first()
+    return (
         LadderChallenge.objects.select_for_update(of=("self",))
-        .select_related("match")
-        .filter(pk=pk)
+        .select_related("ladder", "fixture")
+        .filter(fixture_id=fixture_id, **lookup)
         .first()
     )
-    if row is None or member.pk not in (row.challenger_id, row.defender_id):
+
+
+# --- the start time ------------------------------------------------------------------------------
+def _fixture_of(pk: int) -> int:
+    """The fixture of the ladder challenge `pk` (the fixtures' service finds whose it is)."""
+    fixture_id = LadderChallenge.objects.filter(pk=pk).values_list("fixture", flat=True).first()
+    if fixture_id is None:
         raise LadderError("no_such_match", "there is no such ladder match of yours")
-    if (
-        row.status != LadderChallenge.Status.ACCEPTED
-        or row.play_by is None
-        or row.match is None
-        or row.match.status != Match.Status.LIVE
-    ):
-        raise LadderError("not_to_be_played", "this ladder match is not waiting to be played")
-    return row
+    return int(fixture_id)
 
 
 def propose_start(
     pk: int, member: User, at: datetime, now: datetime | None = None
 ) -> LadderChallenge:
-    """One of the two players proposes a start time inside the play-by window
-    (`rules.ladder.check_start`); the other accepts it or proposes another. The agreed time,
-    if any, stands until a new one is accepted. Proposing the very time the other proposed
-    agrees to it."""
+    """One of the two players proposes a start time for their ladder match, inside its
+    window; the other accepts it or proposes another (`fixtures.service.propose_start`)."""
     now = now or timezone.now()
     with transaction.atomic():
-        row = _to_play(pk, member)
-        assert row.play_by is not None
         try:
-            rules.check_start(at, now, row.play_by)
-        except IllegalRequest as exc:
-            raise _refused(exc) from None
-        if row.proposed_start == at and row.proposed_by_id not in (None, member.pk):
-            return _agree(row, at)
-        row.proposed_start, row.proposed_by = at, member
-        row.save(update_fields=["proposed_start", "proposed_by"])
-    return row
+            fixtures_service.propose_start(_fixture_of(pk), member, at, now)
+        except FixtureError as exc:
+            raise LadderError(exc.code, exc.message) from None
+        _changed(LadderChallenge.objects.values_list("ladder_id", flat=True).get(pk=pk))
+    return LadderChallenge.objects.select_related("fixture").get(pk=pk)
 
 
 def accept_start(
     pk: int, member: User, at: datetime, now: datetime | None = None
 ) -> LadderChallenge:
-    """The other player accepts the proposed start time `at` (the one their page showed: a
-    proposal changed meanwhile is refused, `proposal_changed`)."""
+    """The other player accepts the proposed start time `at` (the one their page showed:
+    `fixtures.service.accept_start`)."""
     now = now or timezone.now()
     with transaction.atomic():
-        row = _to_play(pk, member)
-        assert row.play_by is not None
-        if row.proposed_start is None:
-            raise LadderError("no_proposal", "no start time is proposed")
-        if row.proposed_by_id == member.pk:
-            raise LadderError("own_proposal", "the other player accepts a proposal")
-        if row.proposed_start != at:
-            raise LadderError("proposal_changed", "the proposal changed meanwhile")
         try:
-            rules.check_start(at, now, row.play_by)
-        except IllegalRequest as exc:
-            raise _refused(exc) from None
-        return _agree(row, at)
-
-
-def _agree(row: LadderChallenge, at: datetime) -> LadderChallenge:
-    """Both agreed on `at`: the start time from now on (who waited at an earlier one no longer
-    counts; the reminder is due again)."""
-    row.start_at, row.proposed_start, row.proposed_by = at, None, None
-    row.reminded = row.challenger_waited = row.defender_waited = False
-    row.save(
-        update_fields=[
-            "start_at", "proposed_start", "proposed_by", "reminded", "challenger_waited",
-            "defender_waited",
-        ]
-    )  # fmt: skip
-    return row
+            fixtures_service.accept_start(_fixture_of(pk), member, at, now)
+        except FixtureError as exc:
+            raise LadderError(exc.code, exc.message) from None
+        _changed(LadderChallenge.objects.values_list("ladder_id", flat=True).get(pk=pk))
+    return LadderChallenge.objects.select_related("fixture").get(pk=pk)
 
 
 def _settle(
@@ -344,15 +329,17 @@ def _settle(
     flagged: bool = False,
 ) -> HistoryEntry | None:
     """Settle a ladder challenge once (the caller holds its row): the result moves the
-    positions by the rules, both parties are free again, and the history says so (`absent`,
-    `flagged`: an unplayed match's no-show, `rules.ladder.unplayed`). Returns the entry, or
-    None if it was settled already (elsewhere, first)."""
+    positions by the rules, both parties are free again, its fixture is off if still to be
+    played (a decided one stays decided), and the history says so (`absent`, `flagged`: a
+    match not played out, `rules.fixtures.unplayed`). Returns the entry, or None if it was
+    settled already (elsewhere, first). The caller holds the fixture's row, then this one's."""
     updated = LadderChallenge.objects.filter(pk=row.pk, status=row.status).update(
         status=LadderChallenge.Status.SETTLED, outcome=outcome, winner_id=winner, settled=now,
         absent=absent, flagged=flagged,
     )  # fmt: skip
     if not updated:
         return None
+    fixtures_service.call_off(row.fixture_id)
     ladder, rungs = _locked(row.ladder_id)
     Rung.objects.filter(engaged=row).update(engaged=None)
     if not record:
@@ -377,135 +364,80 @@ def _settle(
         member_id=first, other_id=second, member_from=_place(before, first),
         member_to=_place(order, first), other_from=_place(before, second),
         other_to=_place(order, second), how=outcome, challenge=row,
-        match=match or row.match, flagged=flagged,
+        match_id=match.pk if match is not None else row.fixture.match_id, flagged=flagged,
     )  # fmt: skip
 
 
-# --- the end of a match --------------------------------------------------------------------------
-def _winner_id(match: Match) -> int | None:
-    winner = match_from_json(match.state).winner
-    if winner is None:
-        return None
-    return int(match.player_a_id if winner == "A" else match.player_b_id)
+# --- the fixtures' decisions --------------------------------------------------------------------
+_OUTCOMES = {
+    fixtures.How.BY_STATE: Outcome.UNFINISHED,
+    fixtures.How.LEVEL: Outcome.UNFINISHED,
+    fixtures.How.NO_SHOW: Outcome.NO_SHOW,
+    fixtures.How.MISSED: Outcome.UNPLAYED,
+    fixtures.How.FALLBACK: Outcome.UNPLAYED,
+}
 
 
-def on_match_finished(match: Match, now: datetime | None = None) -> None:
-    """A match ended (inside the transaction that stored its last event, the match's row
-    locked): a ladder match's result is applied to its ladder, and a rated match rates both
-    players. Each exactly once: the ladder challenge is settled only if still to be played,
-    and a match has at most one rated result."""
-    now = now or timezone.now()
-    row = (
-        LadderChallenge.objects.select_for_update()
-        .filter(match=match, status=LadderChallenge.Status.ACCEPTED)
-        .first()
-    )
-    if row is not None:
-        _settle(row, Outcome.PLAYED, _winner_id(match), now, match=match)
-        rate(match, now, ladder_id=row.ladder_id)
-    elif match.rated and not LadderChallenge.objects.filter(match=match).exists():
-        # A rated friendly. (A ladder match settled before it ended, by a deadline or an
-        # organiser, counts for nothing.)
-        rate(match, now)
+def _absent(fixture: Fixture) -> str:
+    """Who did not come, in the history's words (the challenger is the fixture's first)."""
+    gone = rules.in_ladder_words(fixtures.Absent(fixture.absent) if fixture.absent else None)
+    return gone.value if gone is not None else ""
 
 
-def stroke_events() -> QuerySet[MatchEvent]:
-    """The stored events that are strokes (not choices, concessions, claims or a shot clock
-    running out): what counts as play."""
-    return MatchEvent.objects.filter(kind=commands.KINDS[commands.Stroke])
+class LadderFixtures:
+    """The ladder's side of its fixtures (`fixtures.service.register`, ladder/apps.py)."""
 
+    def fallback(self, fixture: Fixture) -> int | None:
+        """Both or neither came, neither waited: the ladder's default rule."""
+        row = LadderChallenge.objects.select_related("ladder").get(fixture=fixture)
+        rule = DefaultRule(row.ladder.default_result)
+        return rules.default_winner(rule, row.challenger_id, row.defender_id)
 
-def strokes_of(match: Match) -> tuple[int, int]:
-    """The strokes each player (A, B) played in a match, from its stored events."""
-    counts = dict(
-        stroke_events()
-        .filter(match=match)
-        .order_by()
-        .values("seat")
-        .annotate(n=Count("pk"))
-        .values_list("seat", "n")
-    )
-    return counts.get("A", 0), counts.get("B", 0)
-
-
-def pair_results(a: int, b: int, since: datetime) -> QuerySet[RatedResult]:
-    """The rated results between two members since then that changed the ratings (not
-    voided, not unrated)."""
-    return RatedResult.objects.filter(
-        Q(player_a_id=a, player_b_id=b) | Q(player_a_id=b, player_b_id=a),
-        at__gt=since, voided=False, unrated=ratings.Effect.RATED,
-    )  # fmt: skip
-
-
-def rate(match: Match, now: datetime, ladder_id: int | None = None) -> RatedResult | None:
-    """Rate a finished match once: both players' Glicko-2 ratings from the ratings they had
-    before it (rules/ratings.py) — unless the rules say this result changes no rating
-    (`ratings.rated_effect`: a player never played a stroke, or the pair's rated results of
-    the window are used up); then it is recorded as unrated, with why, and nothing else
-    changes. (On a ladder the position result stands either way: `_settle`.)"""
-    winner = _winner_id(match)
-    if winner is None or RatedResult.objects.filter(match=match).exists():
-        return None
-    a, b = match.player_a_id, match.player_b_id
-    for member in sorted((a, b)):
-        Rating.objects.get_or_create(member_id=member)
-    held = {
-        r.member_id: r
-        for r in Rating.objects.select_for_update().filter(member_id__in=(a, b)).order_by("pk")
-    }
-    # Decided under both ratings' locks, so that two results of one pair at once count each
-    # other.
-    strokes_a, strokes_b = strokes_of(match)
-    window = timedelta(days=settings.RATINGS["PAIR_WINDOW_DAYS"])
-    recent = pair_results(a, b, now - window).count()
-    effect = ratings.rated_effect(strokes_a, strokes_b, recent, settings.RATINGS["PAIR_CAP"])
-    score = 1.0 if winner == a else 0.0
-    result = RatedResult.objects.create(
-        match=match, player_a_id=a, player_b_id=b, score_a=score, at=now, ladder_id=ladder_id,
-        unrated=effect, strokes_a=strokes_a, strokes_b=strokes_b,
-    )  # fmt: skip
-    if effect != ratings.Effect.RATED:
-        return result
-    new_a, new_b = ratings.rate_match(held[a].value(), held[b].value(), score)
-    for member, new in ((a, new_a), (b, new_b)):
-        old = held[member]
-        RatingChange.objects.create(
-            result=result, player_id=member, at=now, before=old.rating, before_rd=old.rd,
-            after=new.rating, after_rd=new.rd, after_volatility=new.volatility,
+    def decided(self, fixture: Fixture, match: Match, now: datetime) -> bool:
+        """A ladder match was decided: played out, its result applied to the ladder and
+        rated (`ratings.service.rate`); not played out by its deadline, settled by the
+        fixture's default. Exactly once: the ladder challenge is settled only if still to be
+        played, and a match has at most one rated result. (A ladder match settled before it
+        ended, by a deadline or an organiser, counts for nothing; a rated friendly is the
+        club's to rate, club/friendlies.py.)"""
+        row = (
+            LadderChallenge.objects.select_for_update(of=("self",))
+            .select_related("ladder", "fixture")
+            .filter(fixture=fixture, status=LadderChallenge.Status.ACCEPTED)
+            .first()
+        )
+        if row is None:
+            return False
+        if fixture.outcome == Fixture.Outcome.PLAYED:
+            _settle(row, Outcome.PLAYED, ratings.winner_id(match), now, match=match)
+            ratings.rate(match, now, RatedKind.LADDER)
+            return True
+        entry = _settle(
+            row, _OUTCOMES[fixtures.How(fixture.outcome)], fixture.winner_id, now, match=match,
+            absent=_absent(fixture), flagged=fixture.flagged,
         )  # fmt: skip
-        old.rating, old.rd, old.volatility = new.rating, new.rd, new.volatility
-        old.played += 1
-        old.updated = now
-        old.save()
-    return result
+        return entry is not None
 
 
-def match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
-    """`game.signals.match_finished`'s receiver. In a savepoint: should anything here fail,
-    the match still ends, and the next `settle_due` applies the result (it finds the ladder
-    match finished but not settled, or the rated friendly not rated)."""
-    try:
-        with transaction.atomic():
-            on_match_finished(match)
-    except Exception:
-        log.exception("match %s: the ladder and ratings will be settled later", match.pk)
+OWNER = LadderFixtures()
 
 
 def challenge_answered(
     sender: Any, challenge: Challenge, answer: str, match: Match | None, now: datetime,
-    **kwargs: Any,
+    later: bool, **kwargs: Any,
 ) -> None:  # fmt: skip
     """`club.signals.challenge_answered`'s receiver (a failure undoes the answer)."""
-    on_answered(challenge, answer, match, now)
+    on_answered(challenge, answer, match, now, later)
 
 
 # --- deadlines -----------------------------------------------------------------------------------
 def settle_due(now: datetime | None = None, limit: int = 100) -> Settled:
-    """Settle what is due: challenges not answered in time and matches not played by their
-    deadline (the ladder's default rule), and what a match's end should have settled but did
-    not (a ladder match finished, a rated friendly not rated). Each row in a transaction of
-    its own, taken with `skip_locked` (PostgreSQL) and written only if still in the state read
-    (everywhere): run by several processes at once, each thing is settled once."""
+    """Settle what is due: challenges not answered in time (the ladder's default rule), the
+    fixtures' pass (`fixtures.service.settle_due`: matches not played by their deadline, a
+    ladder match finished but not settled; reminders; who came), and a rated friendly its
+    end did not rate. Each row in a transaction of its own, taken with `skip_locked`
+    (PostgreSQL) and written only if still in the state read (everywhere): run by several
+    processes at once, each thing is settled once."""
     if connection.vendor != "sqlite":
         return _settle_due(now or timezone.now(), limit)
     with _SQLITE_PASS:
@@ -531,95 +463,19 @@ def _settle_due(now: datetime, limit: int) -> Settled:
         if _settle_unanswered(pk, challenge_id, now):
             settled.append(pk)
             challenges.append(challenge_id)
-    accepted = LadderChallenge.objects.filter(status=LadderChallenge.Status.ACCEPTED).filter(
-        Q(play_by__lte=now) | Q(match__status=Match.Status.FINISHED)
+    done = fixtures_service.settle_due(now, limit)
+    ours = dict(
+        LadderChallenge.objects.filter(
+            fixture__in={*done.decided, *done.reminders, *done.waited}
+        ).values_list("fixture", "pk")
     )
-    for pk, match_id in accepted.order_by("play_by", "pk").values_list("pk", "match_id")[:limit]:
-        if _settle_accepted(pk, match_id, now):
-            settled.append(pk)
-    friendlies = Match.objects.filter(
-        rated=True, status=Match.Status.FINISHED, rated_result__isnull=True,
-        ladder_challenge__isnull=True,
-    ).order_by("created", "pk")  # fmt: skip
-    rated = [m for m in friendlies.values_list("pk", flat=True)[:limit] if _rate_missed(m, now)]
+    settled += [ours[f] for f in done.decided if f in ours]
+    rated = friendlies.rate_missed(now, limit)
     return Settled(
-        tuple(settled), tuple(rated), News(tuple(challenges)), _remind(now, limit),
-        _watch(now, limit),
+        tuple(settled), rated, News(tuple(challenges)),
+        tuple(ours[f] for f in done.reminders if f in ours),
+        tuple(ours[f] for f in done.waited if f in ours),
     )  # fmt: skip
-
-
-def _remind(now: datetime, limit: int) -> tuple[int, ...]:
-    """The ladder matches whose agreed start is `REMIND_BEFORE` away or less (and not past),
-    each marked reminded once (a conditional write: one process tells them)."""
-    near = LadderChallenge.objects.filter(
-        status=LadderChallenge.Status.ACCEPTED, reminded=False,
-        start_at__gt=now, start_at__lte=now + rules.REMIND_BEFORE,
-    ).order_by("start_at", "pk")  # fmt: skip
-
-    def mark(pk: int, start: datetime) -> int:
-        return LadderChallenge.objects.filter(
-            pk=pk, status=LadderChallenge.Status.ACCEPTED, start_at=start, reminded=False
-        ).update(reminded=True)
-
-    return tuple(
-        pk for pk, start in near.values_list("pk", "start_at")[:limit] if _busy(mark, pk, start)
-    )
-
-
-def _watch(now: datetime, limit: int) -> tuple[int, ...]:
-    """Who is at the table in the agreed start's waiting window (`rules.ladder.waiting_window`):
-    each pass looks at the match's presence and records a player it sees there as having
-    waited (a flag that is only ever set; every process may write it)."""
-    watched = LadderChallenge.objects.filter(
-        status=LadderChallenge.Status.ACCEPTED, start_at__lte=now,
-        start_at__gte=now - rules.WAIT_AT_START, match__status=Match.Status.LIVE,
-    ).order_by("start_at", "pk")  # fmt: skip
-    rows = list(
-        watched.values_list(
-            "pk", "match_id", "match__player_a_id", "challenger_id", "start_at",
-            "challenger_waited", "defender_waited",
-        )[:limit]
-    )  # fmt: skip
-    if not rows:
-        return ()
-    seen = []
-    presences = game_presence.presences([r[1] for r in rows])
-    for row, presence in zip(rows, presences, strict=True):
-        pk, _, player_a, challenger, start, *waited = row
-        online = {seat: p.online for seat, p in presence.players.items()}
-        by_role = (online["A"], online["B"])
-        if player_a != challenger:
-            by_role = by_role[::-1]
-        roles = zip(("challenger", "defender"), by_role, waited, strict=True)
-        fields = {f"{role}_waited": True for role, there, already in roles if there and not already}
-        if fields and _busy(_record_waiting, pk, start, fields):
-            seen.append(pk)
-    return tuple(seen)
-
-
-def _record_waiting(pk: int, start: datetime, fields: dict[str, bool]) -> int:
-    """Record who was seen waiting, if the agreed time is still the one they waited for."""
-    return LadderChallenge.objects.filter(
-        pk=pk, status=LadderChallenge.Status.ACCEPTED, start_at=start
-    ).update(**fields)
-
-
-DEADLOCK_RETRIES = 3
-
-
-def _busy(call: Any, *args: Any) -> bool:
-    """Run one settlement. Two processes settling two challenges of one ladder at once can
-    deadlock in PostgreSQL (the loser is rolled back): it is tried again at once, a few
-    times. A database busy elsewhere (SQLite's lock) is left for the next pass."""
-    for attempt in range(DEADLOCK_RETRIES + 1):
-        try:
-            return bool(call(*args))
-        except OperationalError as exc:
-            if isinstance(exc.__cause__, DeadlockDetected) and attempt < DEADLOCK_RETRIES:
-                continue
-            log.warning("ladder: %s%s left for the next pass (%s)", call, args, exc)
-            return False
-    raise AssertionError("unreachable")
 
 
 def _settle_unanswered(pk: int, challenge_id: int, now: datetime) -> bool:
@@ -635,12 +491,7 @@ def _settle_unanswered(pk: int, challenge_id: int, now: datetime) -> bool:
             )
             if club_row is None:
                 return False  # being answered or settled elsewhere right now
-            row = (
-                LadderChallenge.objects.select_for_update(of=("self",))
-                .select_related("ladder")
-                .filter(pk=pk, status=LadderChallenge.Status.WAITING, answer_by__lte=now)
-                .first()
-            )
+            row = _held(pk=pk, status=LadderChallenge.Status.WAITING, answer_by__lte=now)
             if row is None:
                 return False  # settled already
             if club_row.status not in (Status.OPEN, Status.EXPIRED):
@@ -655,68 +506,7 @@ def _settle_unanswered(pk: int, challenge_id: int, now: datetime) -> bool:
             club_service.announce_on_commit(News((challenge_id,)))  # both parties are told
             return True
 
-    return _busy(run)
-
-
-def _settle_accepted(pk: int, match_id: int, now: datetime) -> bool:
-    def run() -> bool:
-        with transaction.atomic():
-            # The match's row first, as its last stroke takes them (`on_match_finished`).
-            match = Match.objects.select_for_update(skip_locked=True).filter(pk=match_id).first()
-            if match is None:
-                return False  # the match is being played this instant, or settled elsewhere
-            row = (
-                LadderChallenge.objects.select_for_update(of=("self",))
-                .select_related("ladder")
-                .filter(pk=pk, status=LadderChallenge.Status.ACCEPTED)
-                .first()
-            )
-            if row is None:
-                return False  # settled already
-            if match.status == Match.Status.FINISHED:
-                _settle(row, Outcome.PLAYED, _winner_id(match), now, match=match)
-                rate(match, now, ladder_id=row.ladder_id)
-                return True
-            if row.play_by is None or row.play_by > now:
-                return False
-            decided = _unplayed(row, match)
-            outcome = Outcome.UNPLAYED if decided.flagged else Outcome.NO_SHOW
-            entry = _settle(
-                row, outcome, decided.winner, now, match=match, absent=decided.absent.value,
-                flagged=decided.flagged,
-            )  # fmt: skip
-            return entry is not None
-
-    return _busy(run)
-
-
-def _unplayed(row: LadderChallenge, match: Match) -> rules.Unplayed:
-    """How an unplayed match is settled (`rules.ladder.unplayed`): who came, at the agreed
-    start (seen by the settling passes, or arrived in its waiting window) or, without one,
-    at all (`Match.arrived_a`, `arrived_b`)."""
-    arrived_c, arrived_d = match.arrived_a, match.arrived_b
-    if match.player_a_id != row.challenger_id:
-        arrived_c, arrived_d = arrived_d, arrived_c
-    start = row.start_at
-    return rules.unplayed(
-        DefaultRule(row.ladder.default_result), row.challenger_id, row.defender_id,
-        rules.came(start, row.challenger_waited, arrived_c),
-        rules.came(start, row.defender_waited, arrived_d),
-    )  # fmt: skip
-
-
-def _rate_missed(match_id: int, now: datetime) -> bool:
-    def run() -> bool:
-        with transaction.atomic():
-            match = Match.objects.select_for_update(skip_locked=True).filter(pk=match_id).first()
-            if match is None or match.status != Match.Status.FINISHED or not match.rated:
-                return False
-            return rate(match, now) is not None
-
-    try:
-        return _busy(run)
-    except IntegrityError:
-        return False  # rated meanwhile by another process
+    return busy(run)
 
 
 # --- organisers ----------------------------------------------------------------------------------
@@ -774,7 +564,7 @@ def _cancel(pk: int, now: datetime) -> None:
     the club too; a match being played goes on as a friendly that counts for nothing."""
     club_id = LadderChallenge.objects.filter(pk=pk).values_list("challenge_id", flat=True).get()
     Challenge.objects.select_for_update().filter(pk=club_id).first()
-    row = LadderChallenge.objects.select_for_update().filter(pk=pk).first()
+    row = _held(pk=pk)
     if row is None or row.status == LadderChallenge.Status.SETTLED:
         return
     if row.status == LadderChallenge.Status.WAITING:
@@ -810,22 +600,8 @@ def void(entry_id: int, by: User, note: str = "", now: datetime | None = None) -
             match=entry.match, by=by, note=note[:200], voids=entry,
         )  # fmt: skip
         if entry.match_id is not None:
-            RatedResult.objects.filter(match_id=entry.match_id, voided=False).update(
-                voided=True, voided_by=by, void_note=note[:200]
-            )
-            recompute_ratings()
+            ratings.void_match(entry.match_id, by, note)
     return voiding
-
-
-def void_rating(result_id: int, by: User, note: str = "") -> None:
-    """An organiser voids a rated friendly's result: every rating as if it never happened."""
-    with transaction.atomic():
-        updated = RatedResult.objects.filter(pk=result_id, voided=False).update(
-            voided=True, voided_by=by, void_note=note[:200]
-        )
-        if not updated:
-            raise LadderError("voided", "this result was voided already")
-        recompute_ratings()
 
 
 def _standing(ladder: Ladder) -> list[HistoryEntry]:
@@ -864,40 +640,3 @@ def _replay(ladder: Ladder, rungs: list[Rung]) -> rules.Order:
             rung.form = form
             rung.save(update_fields=["form"])
     return order
-
-
-def recompute_ratings() -> None:
-    """Every rating from every rated result that stands, in order, from newcomers' ratings
-    (each rating change rewritten; a voided result's changes are left as they were, marked by
-    their result)."""
-    held = {r.member_id: r for r in Rating.objects.select_for_update().order_by("pk")}
-    now_rated: dict[int, ratings.Rating] = {}
-    played: dict[int, int] = {}
-    changes = {
-        (c.result_id, c.player_id): c
-        for c in RatingChange.objects.filter(result__voided=False).select_related("result")
-    }
-    changed: list[RatingChange] = []
-    standing = RatedResult.objects.filter(voided=False, unrated=ratings.Effect.RATED)
-    for result in standing.order_by("at", "pk"):
-        a, b = result.player_a_id, result.player_b_id
-        old_a, old_b = now_rated.get(a, ratings.NEW), now_rated.get(b, ratings.NEW)
-        new_a, new_b = ratings.rate_match(old_a, old_b, result.score_a)
-        for member, old, new in ((a, old_a, new_a), (b, old_b, new_b)):
-            now_rated[member] = new
-            played[member] = played.get(member, 0) + 1
-            change = changes.get((result.pk, member))
-            if change is None:
-                continue
-            change.before, change.before_rd = old.rating, old.rd
-            change.after, change.after_rd = new.rating, new.rd
-            change.after_volatility = new.volatility
-            changed.append(change)
-    RatingChange.objects.bulk_update(
-        changed, ["before", "before_rd", "after", "after_rd", "after_volatility"]
-    )
-    for member, row in held.items():
-        value = now_rated.get(member, ratings.NEW)
-        row.rating, row.rd, row.volatility = value.rating, value.rd, value.volatility
-        row.played = played.get(member, 0)
-    Rating.objects.bulk_update(list(held.values()), ["rating", "rd", "volatility", "played"])

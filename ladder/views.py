@@ -22,15 +22,18 @@ from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from club.lobby import is_guest
+from game.models import Match
 from ladder import service
 from ladder.models import HistoryEntry, Ladder, LadderChallenge, Rung
 from ladder.service import LadderError
+from ladder.templatetags.ladder_tags import ladder_start
 from ladder.text import error_text
 from rules import ladder as rules
 
@@ -68,6 +71,36 @@ def ladder_page(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     ladder = _ladder(slug)
     if ladder is None:
         return render(request, "ladder/ladder.html", {"ladder": None, "others": []})
+    context = _live(request, ladder, request.path)
+    context["others"] = Ladder.objects.exclude(pk=ladder.pk).order_by("-main", "name")
+    return render(request, "ladder/ladder.html", context)
+
+
+@require_safe
+def ladder_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The part of a ladder's page that changes (`ladder/_live.html`), read again by the page
+    when its socket says the ladder changed (club/protocol/server_out.py, `LadderChanged`)."""
+    ladder = get_object_or_404(Ladder, slug=slug)
+    page = reverse("ladder") if ladder.main else reverse("ladder_of", args=[ladder.slug])
+    return render(request, "ladder/_live.html", _live(request, ladder, page))
+
+
+@require_safe
+def start_panel(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A ladder match's start-time panel (`ladder/_start.html`), read again by the match's
+    page when its socket says the ladder changed (a time proposed or agreed): empty once the
+    match is no longer one to agree a time for."""
+    match = get_object_or_404(Match, pk=match_id)
+    s = ladder_start(match, request.user)
+    if s is None:
+        return HttpResponse("")
+    context = {"s": s, "page_path": reverse("match", args=[match.pk])}
+    return render(request, "ladder/_start.html", context)
+
+
+def _live(request: HttpRequest, ladder: Ladder, page_path: str) -> dict[str, Any]:
+    """What `ladder/_live.html` shows, for the viewer; `page_path`: the page it is part of
+    (where its forms come back to)."""
     rungs = list(
         Rung.objects.filter(ladder=ladder)
         .select_related("member", "member__rating")
@@ -78,7 +111,7 @@ def ladder_page(request: HttpRequest, slug: str | None = None) -> HttpResponse:
             ladder=ladder,
             status__in=(LadderChallenge.Status.WAITING, LadderChallenge.Status.ACCEPTED),
         )
-        .select_related("challenger", "defender")
+        .select_related("challenger", "defender", "fixture")
         .order_by("created", "pk")
     )
     names = {r.member_id: r.member.get_username() for r in rungs}
@@ -101,16 +134,15 @@ def ladder_page(request: HttpRequest, slug: str | None = None) -> HttpResponse:
                 rung.member_id in may, opponents.get(rung.member_id), cooling.get(rung.member_id),
             )
         )  # fmt: skip
-    context: dict[str, Any] = {
+    return {
         "ladder": ladder,
         "rows": rows,
         "pending": pending,
         "names": names,
         "mine": next((r for r in rungs if r.member_id == me), None),
         "may_join": me is not None and me not in order and ladder.open and not is_guest(user),
-        "others": Ladder.objects.exclude(pk=ladder.pk).order_by("-main", "name"),
+        "page_path": page_path,
     }
-    return render(request, "ladder/ladder.html", context)
 
 
 @require_safe
@@ -184,7 +216,7 @@ def _back_to(request: HttpRequest, row: LadderChallenge) -> HttpResponse:
     target = str(request.POST.get("next", ""))
     if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         return redirect(target)
-    return redirect("match", match_id=row.match_id)
+    return redirect("match", match_id=row.fixture.match_id)
 
 
 @login_required
@@ -198,7 +230,7 @@ def propose_start(request: HttpRequest, challenge_id: int) -> HttpResponse:
         row = service.propose_start(challenge_id, _member(request), at)
     except LadderError as exc:
         return _refusal(request, exc)
-    if row.start_at == at and row.proposed_start is None:
+    if row.fixture.start_at == at and row.fixture.proposed_start is None:
         messages.success(request, gettext("You both proposed that time: it is agreed."))
     else:
         messages.success(

@@ -83,7 +83,8 @@ def _acts_from_commands(row: Match) -> list[stats.Act]:
     draw = start["draw"] if isinstance(start, dict) else None
     if not is_player(draw):
         raise ValueError(f"match {row.pk}: the start event has no draw")
-    _, acts = stats.played(new_match(row.best_of, draw), _commands(rows))
+    points = server_out.StartRequest.model_validate(start).points  # the handicap start
+    _, acts = stats.played(new_match(row.best_of, draw, points), _commands(rows))
     return acts
 
 

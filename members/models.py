@@ -20,12 +20,15 @@ def fold(name: str) -> str:
 
 
 class Member(models.Model):
-    """One per user (members/signals.py keeps it): the name as searched."""
+    """One per user (members/signals.py keeps it): the name as searched, and the time zone
+    the member chose."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="member"
     )
     folded = models.CharField(max_length=150, db_index=True)
+    # The zone the member reads and types times in (accounts/zones.py); blank: the browser's.
+    time_zone = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self) -> str:
         return self.folded

@@ -9,19 +9,20 @@ replays are counted per address (SNOOKER_BROWSE_RATE).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
-from django.db.models import Count, Max, Q, Sum
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_safe
+from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_safe
 from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
 
-from accounts import limits
+from accounts import limits, zones
 from club.endings import end_actions
 from game.models import Match
 from game.protocol.constants import page_constants
@@ -34,7 +35,10 @@ PER_PAGE = 30
 MAX_QUERY = 50  # characters of a search kept
 RESULTS = 20  # a profile's latest results
 BEST_BREAKS = 10
+NAMES = 10  # members' names offered as a challenge's opponent is typed
 LIVE = 10  # a profile's matches being played
+
+_Row = TypeVar("_Row", MatchFigures, HighBreak)
 
 
 def _throttled(request: HttpRequest, group: str) -> HttpResponse | None:
@@ -48,6 +52,16 @@ def _throttled(request: HttpRequest, group: str) -> HttpResponse | None:
     return limits.too_many(request, group, max(1, int(usage["time_left"])))
 
 
+# --- what a member's record counts ------------------------------------------------------------
+# Matches between two members: a match against the computer is shown apart (computer/results.py),
+# and one with a guest is nobody's record, since a guest is whoever follows an invitation's
+# link, the inviter in another browser included (issue 36: a member "won" every match their
+# own guest conceded). The same for the directory and the profile.
+def between_members(rows: QuerySet[_Row]) -> QuerySet[_Row]:
+    """`rows` (figures or breaks, each of a match) of matches between two members only."""
+    return rows.exclude(match__player_b__computer__isnull=False).exclude(match__guest=True)
+
+
 # --- the directory ---------------------------------------------------------------------------
 @require_safe
 def directory(request: HttpRequest) -> HttpResponse:
@@ -58,7 +72,7 @@ def directory(request: HttpRequest) -> HttpResponse:
             return refused
     members = (
         Member.objects.filter(user__is_active=True, user__guest__isnull=True)  # members only
-        .select_related("user", "user__rating")  # the ladder's Glicko-2 rating, if any
+        .select_related("user", "user__rating")  # the club's Glicko-2 rating, if any
         .order_by("folded", "user_id")
     )
     if query:
@@ -67,29 +81,69 @@ def directory(request: HttpRequest) -> HttpResponse:
     ids = [m.user_id for m in page.object_list]
     played = {
         row["player_id"]: row
-        for row in MatchFigures.objects.filter(player_id__in=ids)
+        for row in between_members(MatchFigures.objects.filter(player_id__in=ids))
         .values("player_id")
         .annotate(played=Count("id"), won=Count("id", filter=Q(won=True)))
     }
     rows = [
-        (m.user, played.get(m.user_id, {"played": 0, "won": 0}), _rating(m.user))
+        (m.user, played.get(m.user_id, {"played": 0, "won": 0}), _rating(m.user), _rd(m.user))
         for m in page.object_list
     ]
     return render(request, "members/directory.html", {"query": query, "page": page, "rows": rows})
 
 
+# --- names as a challenge's opponent is typed -------------------------------------------------
+@require_safe
+def names(request: HttpRequest) -> JsonResponse:
+    """`{"names": [...], "whole": bool}`: up to NAMES members' names that begin with `q`
+    (folded as the directory searches), in the directory's order, the asker left out, and
+    whether they are all there are (static/js/names.js); for a member only
+    (403 otherwise), counted per member (SNOOKER_BROWSE_RATE: 429 and Retry-After over it)."""
+    user = request.user
+    if not user.is_authenticated or hasattr(user, "guest"):
+        return JsonResponse({"names": []}, status=403)
+    usage: dict[str, Any] | None = get_usage(
+        request, group="browse_names", key=lambda _g, r: f"member:{r.user.pk}",
+        rate=settings.SNOOKER_BROWSE_RATE, method=ALL, increment=True,
+    )  # fmt: skip
+    if usage is not None and usage["should_limit"]:
+        wait = max(1, int(usage["time_left"]))
+        return JsonResponse({"names": []}, status=429, headers={"Retry-After": str(wait)})
+    query = fold(str(request.GET.get("q", "")).strip()[:MAX_QUERY])
+    if not query:
+        return JsonResponse({"names": [], "whole": True})
+    found = list(
+        Member.objects.filter(
+            user__is_active=True, user__guest__isnull=True, user__computer__isnull=True,
+            folded__startswith=query,
+        )
+        .exclude(user_id=user.pk)
+        .order_by("folded", "user_id")
+        .values_list("user__username", flat=True)[: NAMES + 1]
+    )  # fmt: skip
+    # `whole`: these are every member whose name begins so (the page filters them itself
+    # as more is typed, without asking again).
+    return JsonResponse({"names": found[:NAMES], "whole": len(found) <= NAMES})
+
+
+def _rd(user: Any) -> float | None:
+    """A member's rating's deviation (for its provisional mark), None before any rated match."""
+    rating = getattr(user, "rating", None)
+    return rating.rd if rating is not None and rating.played else None
+
+
 def _rating(user: Any) -> int | None:
-    """A member's rating as the ladder shows it (rounded), None before any rated match."""
+    """A member's club rating as the pages show it (rounded), None before any rated match."""
     rating = getattr(user, "rating", None)  # none: never rated
     return round(rating.rating) if rating is not None and rating.played else None
 
 
 # --- a profile -------------------------------------------------------------------------------
 def totals(user_id: int) -> dict[str, Any]:
-    """A member's figures over every finished match against members: one query. Matches
-    against the computer are shown apart (computer/results.py)."""
-    figures = MatchFigures.objects.filter(player_id=user_id)
-    sums = figures.exclude(match__player_b__computer__isnull=False).aggregate(
+    """A member's figures over every finished match against members (`between_members`):
+    one query."""
+    figures = between_members(MatchFigures.objects.filter(player_id=user_id))
+    sums = figures.aggregate(
         played=Count("id"), won=Count("id", filter=Q(won=True)),
         frames_won=Sum("frames_won"), frames_lost=Sum("frames_lost"),
         highest_break=Max("highest_break"), centuries=Sum("centuries"), fifties=Sum("fifties"),
@@ -108,12 +162,8 @@ def totals(user_id: int) -> dict[str, Any]:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     users = get_user_model().objects.select_related("guest")
     member = get_object_or_404(users, username=username, is_active=True)
-    # Breaks made against the computer are not a member's record (shown apart, never rated).
-    best = (
-        HighBreak.objects.filter(player=member)
-        .exclude(match__player_b__computer__isnull=False)
-        .order_by("-points", "-match_id")
-    )
+    # Breaks made against the computer or a guest are not a member's record.
+    best = between_members(HighBreak.objects.filter(player=member)).order_by("-points", "-match_id")
     live = (
         Match.objects.filter(status=Match.Status.LIVE)
         .filter(Q(player_a=member) | Q(player_b=member))
@@ -211,3 +261,53 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             "constants": page_constants(),
         },
     )
+
+
+# --- the member's time zone -------------------------------------------------------------------
+_REGIONS = ("Africa/", "America/", "Antarctica/", "Asia/", "Atlantic/", "Australia/", "Europe/",
+            "Indian/", "Pacific/")  # fmt: skip
+
+
+def _offered() -> list[str]:
+    """The zones the form lists: the regions' cities (the zone database's aliases left out), UTC."""
+    return ["UTC", *sorted(z for z in zones.known() if z.startswith(_REGIONS))]
+
+
+@require_http_methods(["GET", "POST"])
+def time_zone(request: HttpRequest) -> HttpResponse:
+    """Choose the zone times are read and shown in; "" goes back to the browser's. A member's
+    choice is kept with their record (and follows them to another browser at login); a
+    visitor's in the session."""
+    if request.method == "POST":
+        refused = _throttled(request, "time_zone")
+        if refused is not None:
+            return refused
+        wanted = str(request.POST.get("zone", ""))
+        name = zones.valid(wanted)
+        if wanted and name is None:
+            return render(
+                request, "members/time_zone.html", _zone_page(request, wanted), status=400
+            )
+        if name:
+            request.session[zones.SESSION_KEY] = name
+        else:
+            request.session.pop(zones.SESSION_KEY, None)
+        if request.user.is_authenticated:
+            Member.objects.filter(user_id=request.user.pk).update(time_zone=name or "")
+        nxt = str(request.POST.get("next", ""))
+        safe = url_has_allowed_host_and_scheme(
+            nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+        return redirect(nxt if nxt and safe else "time_zone")
+    return render(request, "members/time_zone.html", _zone_page(request, None))
+
+
+def _zone_page(request: HttpRequest, bad: str | None) -> dict[str, Any]:
+    return {
+        "zones": _offered(),
+        "chosen": zones.chosen(request) or "",
+        "browser": zones.valid(request.COOKIES.get(zones.COOKIE)),
+        "club_zone": settings.TIME_ZONE,
+        "bad": bad,
+        "next": str(request.GET.get("next", "")),
+    }

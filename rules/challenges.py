@@ -31,7 +31,11 @@ from rules.state import Player, opponent
 
 # The formats the club offers: best of an odd number of frames, and an optional shot clock.
 BEST_OF: tuple[int, ...] = (1, 3, 5, 7, 9, 11, 17, 19, 25, 35)
-SHOT_CLOCKS: tuple[int, ...] = (30, 45, 60)  # seconds per stroke
+SHOT_CLOCKS: tuple[int, ...] = (30, 45, 60, 120)  # seconds per stroke
+RATED_SHOT_CLOCK = 120  # a rated match's when its format has none (CLUB["RATED_SHOT_CLOCK"])
+# How far the aim guide reaches (static/js/guide.js): "full" off the first cushion and to the
+# pocket, "short" to the first ball or cushion. Both players of a match have the same.
+GUIDES: tuple[str, ...] = ("full", "short")
 
 
 class Kind(StrEnum):
@@ -59,6 +63,9 @@ class Party:
 
     id: int
     guest: bool = False
+    # Nobody a member can challenge: an account closed (deactivated), or the computer's,
+    # which is played from its own page, never by challenge (issue 36).
+    closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +73,7 @@ class Format:
     best_of: int
     shot_clock: int | None = None  # seconds per stroke; None: no shot clock
     rated: bool = False
+    guide: str | None = None  # one of GUIDES; None: the club's default
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +91,8 @@ def check_format(fmt: Format) -> None:
         raise IllegalRequest("bad_format", f"best of {fmt.best_of} is not a format the club plays")
     if fmt.shot_clock is not None and fmt.shot_clock not in SHOT_CLOCKS:
         raise IllegalRequest("bad_format", f"a shot clock of {fmt.shot_clock} s is not offered")
+    if fmt.guide is not None and fmt.guide not in GUIDES:
+        raise IllegalRequest("bad_format", f"{fmt.guide!r} is not an aim guide the club offers")
 
 
 def check_challenge(kind: Kind, challenger: Party, target: Party | None, fmt: Format) -> None:
@@ -97,6 +107,8 @@ def check_challenge(kind: Kind, challenger: Party, target: Party | None, fmt: Fo
             raise IllegalRequest("same_player", "nobody can challenge themselves")
         if kind in (Kind.DIRECT, Kind.LADDER) and target.guest:
             raise IllegalRequest("target_is_guest", "guests can only be invited by a link")
+        if kind in (Kind.DIRECT, Kind.LADDER) and target.closed:
+            raise IllegalRequest("not_playable", "nobody plays that account by a challenge")
     elif target is not None:
         raise IllegalRequest("bad_challenge", f"an {kind} challenge names nobody")
     if fmt.rated and not rated(kind, challenger, target, wanted=True):
@@ -114,6 +126,16 @@ def rated(
     guests = challenger.guest or (target is not None and target.guest)
     both = wanted and (agreed or kind is Kind.LADDER)
     return both and kind is not Kind.INVITATION and not guests
+
+
+def shot_clock_of(fmt: Format, rated: bool, default: int) -> int | None:
+    """The shot clock of the match a challenge makes: its format's; a rated match without one
+    gets the club's generous `default`. A rated result is worth stalling for: a losing
+    player who sits at the table without striking would otherwise hold it live for ever,
+    while with a clock each expiry is the time foul (RULES.md §4) and the frame goes on."""
+    if fmt.shot_clock is None and rated:
+        return default
+    return fmt.shot_clock
 
 
 def expires_at(kind: Kind, made: datetime, ttl: Mapping[Kind, timedelta]) -> datetime:

@@ -109,6 +109,12 @@ CLAUSES: Final[dict[str, str]] = {
     "R8.spot-near": "all spots occupied: as near as possible towards the top cushion",
     "R8.spot-near-below": "no room above: as near as possible below the spot",
     "R8.spot-order": "several colours: the highest value is spotted first",
+    "R10.start-counts": "a handicap start counts as points: the lead, the frame's result",
+    "R10.snookers-required": "the deficit, start included, against the points on the table",
+    "R10.last-black": "the last black ends the frame; a tie with the start brings the re-spot",
+    "R10.nothing-else": "fouls, penalties, the ball on, free balls, misses, spotting unchanged",
+    "R10.not-a-break": "a start is never part of a break; statistics count points at the table",
+    "R10.every-frame": "the start is fixed when the match is made; the same in every frame",
 }
 
 # Clauses that cannot be broken on an online table, and how the server enforces them
@@ -143,4 +149,6 @@ BY_TESTS: Final[dict[str, str]] = {
     "R5.free-ball-remaining": "tests/rules/test_match.py::test_scoreboard_counts_a_free_ball",
     "R7.snookered-from-hand": "tests/rules/test_visibility.py (exact against a dense search)",
     "R7.clear-path": "tests/rules/test_visibility.py (exact against a dense search)",
+    "R10.every-frame": "tests/rules/test_handicap.py::test_every_frame_begins_at_the_start",
+    "R10.not-a-break": "tests/rules/test_handicap.py::test_a_start_is_never_part_of_a_break",
 }

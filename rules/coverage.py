@@ -20,7 +20,7 @@ from rules.scenarios import Scenario, load
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
 DOC = ROOT / "docs" / "rules-coverage.md"
-CITATION = re.compile(r"§\d+(?:\.\d+)*|R\d\.[a-z-]+")
+CITATION = re.compile(r"§\d+(?:\.\d+)*|R\d+\.[a-z-]+")
 
 
 def citations(clause: str) -> list[str]:

@@ -12,16 +12,18 @@ is an `IllegalRequest` whose code the pages show (`ladder/text.py`).
 - A result moves the winner into the loser's place when the winner was below: a challenger who
   wins takes the defender's place and everyone from there down to the challenger's old place
   moves down one; a defender who wins keeps the place (nothing moves).
-- A challenge not answered in time, or a match not played by its deadline, is settled by the
-  ladder's `DefaultRule` (default: the challenger takes the win); a declined challenge is a loss
+- A challenge not answered in time is settled by the ladder's `DefaultRule` (default: the
+  challenger takes the win), and so is a match not played when the fixtures' rule leaves it
+  to the ladder (below); a declined challenge is a loss
   for the defender if the ladder says so, and otherwise changes nothing.
 - Between the same two members, a challenge settled by a result, a decline or a withdrawal
   starts the ladder's cool-down (7 days by default): neither may challenge the other on that
   ladder until it ends (`cooling`, `check_challenge`'s `cooling`).
-- A match may get an agreed start time inside its play-by window (`check_start`). When the
-  window closes without a result, the default never rewards absence (`unplayed`): it goes
-  against the player who did not come when the other did (at the agreed time, or, without
-  one, at all); when neither or both came, the ladder's `DefaultRule` applies, flagged for
+- A match may get an agreed start time inside its play-by window (`rules.fixtures`: the
+  ladder's challenges are fixtures). When the window closes without a result, the fixtures'
+  rule decides (`unplayed`, never rewarding avoiding play): a started match by its state, a
+  match never started against a player who did not wait or come while the other did; the
+  ladder's `DefaultRule` only when both came, or neither, and neither waited, flagged for
   the organisers.
 - New members join at the bottom; an organiser may move a member to a position (everyone in
   between shifts by one) or remove them (everyone below moves up one).
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from rules import fixtures
 from rules.errors import IllegalRequest
 
 Order = tuple[int, ...]  # member ids, position 1 first
@@ -45,11 +48,6 @@ Order = tuple[int, ...]  # member ids, position 1 first
 PLACES_ABOVE = 3  # the default challenge range
 FORM_LENGTH = 5  # results shown as a member's form, latest first
 COOLDOWN = timedelta(days=7)  # the default cool-down between the same two members
-# A player counts as having come at the agreed start time if they were at the table at some
-# moment from that time to this long after it; so an agreed time must leave this much of the
-# play-by window after it.
-WAIT_AT_START = timedelta(minutes=10)
-REMIND_BEFORE = timedelta(minutes=15)  # both players are told this long before the start
 
 
 class DefaultRule(StrEnum):
@@ -176,36 +174,9 @@ def declined_winner(counts_as_loss: bool, challenger: int) -> int | None:
     return challenger if counts_as_loss else None
 
 
-# --- the start time and the absent -------------------------------------------------------------
-def check_start(at: datetime, now: datetime, play_by: datetime) -> None:
-    """May a start time `at` be proposed (or accepted) now for a match to be played by
-    `play_by`? It lies ahead, and leaves `WAIT_AT_START` of the window after it (the time in
-    which each player's coming is recorded)."""
-    if at < now:
-        raise IllegalRequest("start_passed", "a start time lies ahead")
-    if at + WAIT_AT_START > play_by:
-        raise IllegalRequest(
-            "start_outside_window", f"a start time leaves {WAIT_AT_START} before {play_by}"
-        )
-
-
-def waiting_window(start: datetime) -> tuple[datetime, datetime]:
-    """From when until when a player at the table counts as having come at `start`."""
-    return start, start + WAIT_AT_START
-
-
-def came(start: datetime | None, seen_at_start: bool, arrived: datetime | None) -> bool:
-    """Did a player come? With an agreed start time: they were seen at the table in its
-    `waiting_window` (by the settling passes), or first arrived inside it. Without one: they
-    arrived at the table at all."""
-    if start is None:
-        return arrived is not None
-    begin, end = waiting_window(start)
-    return seen_at_start or (arrived is not None and begin <= arrived <= end)
-
-
+# --- a match not played out ---------------------------------------------------------------------
 class Absent(StrEnum):
-    """Who did not come to an unplayed match."""
+    """Who did not come to an unplayed match (as the ladder's history says it)."""
 
     CHALLENGER = "challenger"
     DEFENDER = "defender"
@@ -213,26 +184,36 @@ class Absent(StrEnum):
     BOTH = "both"  # neither came
 
 
-@dataclass(frozen=True, slots=True)
-class Unplayed:
-    """How a match not played by its deadline is settled."""
-
-    winner: int | None
-    absent: Absent
-    flagged: bool  # the ladder's default rule decided it: an organiser should look
-
-
 def unplayed(
-    rule: DefaultRule, challenger: int, defender: int, challenger_came: bool, defender_came: bool
-) -> Unplayed:
-    """A default never rewards absence: the player who came wins against the one who did not;
-    when both or neither came, the ladder's rule decides, flagged for the organisers."""
-    if challenger_came and not defender_came:
-        return Unplayed(challenger, Absent.DEFENDER, False)
-    if defender_came and not challenger_came:
-        return Unplayed(defender, Absent.CHALLENGER, False)
-    absent = Absent.NEITHER if challenger_came else Absent.BOTH
-    return Unplayed(default_winner(rule, challenger, defender), absent, True)
+    rule: DefaultRule,
+    challenger: int,
+    defender: int,
+    attendance: tuple[fixtures.Attendance, fixtures.Attendance],
+    started: fixtures.Standing | None,
+) -> fixtures.Decision:
+    """A ladder match not played out by its deadline: the fixtures' rule
+    (`rules.fixtures.unplayed`), the challenger first, the ladder's `DefaultRule` its
+    fallback."""
+    fallback = default_winner(rule, challenger, defender)
+    return fixtures.unplayed(challenger, defender, attendance, started, fallback)
+
+
+def absent(decision: fixtures.Decision, challenger: int, defender: int) -> Absent | None:
+    """Who did not come, in the history's words (None: a started match: nobody was absent)."""
+    return in_ladder_words(fixtures.absent(decision, challenger, defender))
+
+
+_WORDS = {
+    fixtures.Absent.FIRST: Absent.CHALLENGER,
+    fixtures.Absent.SECOND: Absent.DEFENDER,
+    fixtures.Absent.NEITHER: Absent.NEITHER,
+    fixtures.Absent.BOTH: Absent.BOTH,
+}
+
+
+def in_ladder_words(gone: fixtures.Absent | None) -> Absent | None:
+    """A fixture's absent player in the ladder's words (its first player is the challenger)."""
+    return None if gone is None else _WORDS[gone]
 
 
 # --- the history ---------------------------------------------------------------------------------

@@ -4,6 +4,12 @@ A match is best of N frames; the first break is decided by a draw the server rec
 players alternate the opening stroke of each frame. `apply` is the one entry point: a command
 in, a new `Match` and an `Outcome` out; when a frame ends it is recorded and, unless the match
 is decided, the next frame is racked. Rebuilding a match is a fold of `apply` (`replay`).
+
+A match may carry a handicap start (RULES.md §10): `Match.start`, the points each player's
+score is set to before the first stroke of every frame. It is part of the score from then on,
+so every rule that reads the score (the lead, snookers required, the last black, a tie, the
+frame's result) counts it, and nothing else reads it; a break never contains it (the referee's
+`brk` and the statistics count only what the rulings award).
 """
 
 from __future__ import annotations
@@ -19,7 +25,16 @@ from rules.errors import IllegalRequest, StateFormatError
 from rules.outcome import End, Termination
 from rules.physics import ShotResult
 from rules.referee import Ruling
-from rules.state import PLAYERS, FrameState, Player, load_player, load_scores, opponent
+from rules.state import (
+    NO_START,
+    PLAYERS,
+    FrameState,
+    Player,
+    load_player,
+    load_scores,
+    opponent,
+    start_refusal,
+)
 from rules.stroke import play_stroke
 from rules.table import VALUES
 
@@ -42,6 +57,7 @@ class Match:
     frames: tuple[FrameRecord, ...] = ()
     winner: Player | None = None
     termination: Termination | None = None  # how the match ended (None while it goes on)
+    start: tuple[int, int] = NO_START  # the handicap start of every frame, for A and B (§10)
 
     @property
     def over(self) -> bool:
@@ -64,10 +80,15 @@ def breaker_of(first_breaker: Player, number: int) -> Player:
     return first_breaker if number % 2 == 1 else opponent(first_breaker)
 
 
-def new_match(best_of: int, draw: Player) -> Match:
+def new_match(best_of: int, draw: Player, start: tuple[int, int] = NO_START) -> Match:
     if best_of < 1 or best_of % 2 == 0:
         raise IllegalRequest("bad_format", f"best of {best_of}: a match is best of an odd number")
-    return Match(best_of=best_of, first_breaker=draw, frame=referee.new_frame(draw))
+    refusal = start_refusal(start)
+    if refusal is not None:
+        raise IllegalRequest("bad_start", f"start {start}: {refusal}")
+    return Match(
+        best_of=best_of, first_breaker=draw, frame=referee.new_frame(draw, start), start=start
+    )
 
 
 def _advance(match: Match, frame: FrameState, ended: Termination | None) -> Match:
@@ -82,7 +103,8 @@ def _advance(match: Match, frame: FrameState, ended: Termination | None) -> Matc
     done = replace(match, frames=(*match.frames, record), frame=frame)
     if done.frames_won(frame.winner) >= frames_to_win(match.best_of):
         return replace(done, winner=frame.winner, termination=Termination.FRAMES)
-    return replace(done, frame=referee.new_frame(breaker_of(match.first_breaker, number + 1)))
+    breaker = breaker_of(match.first_breaker, number + 1)
+    return replace(done, frame=referee.new_frame(breaker, match.start))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +167,14 @@ def toss_due(match: Match) -> bool:
     return not match.over and pending is not None and pending.holder is None
 
 
-def replay(best_of: int, draw: Player, commands: Iterable[tuple[Player | None, Command]]) -> Match:
+def replay(
+    best_of: int,
+    draw: Player,
+    commands: Iterable[tuple[Player | None, Command]],
+    start: tuple[int, int] = NO_START,
+) -> Match:
     """The match its stored commands make: a fold of `apply`."""
-    match = new_match(best_of, draw)
+    match = new_match(best_of, draw, start)
     for seat, command in commands:
         match, _ = apply(match, seat, command)
     return match
@@ -166,6 +193,7 @@ class Scoreboard:
     current_break: int
     points_remaining: int
     snookers_required: tuple[int, int]  # for A and for B
+    start: tuple[int, int] = NO_START  # the handicap start, included in `scores` (§10)
 
 
 def snookers_required(frame: FrameState, player: Player) -> int:
@@ -191,16 +219,19 @@ def scoreboard(match: Match) -> Scoreboard:
         on=frame.on,
         current_break=frame.brk,
         points_remaining=referee.points_remaining(frame),
-        snookers_required=(
-            snookers_required(frame, PLAYERS[0]),
-            snookers_required(frame, PLAYERS[1]),
-        ),
+        # Snookers are needed only while the frame can still be played.
+        snookers_required=(0, 0)
+        if match.over or frame.frame_over
+        else (snookers_required(frame, PLAYERS[0]), snookers_required(frame, PLAYERS[1])),
+        start=match.start,
     )
 
 
 # --- canonical form ----------------------------------------------------------------------------
 def match_to_json(match: Match) -> dict[str, Any]:
-    return {
+    """The stored form. A start is written only when there is one, so a match without a
+    start keeps the form it had before starts existed (and old rows read as no start)."""
+    out: dict[str, Any] = {
         "best_of": match.best_of,
         "first_breaker": match.first_breaker,
         "winner": match.winner,
@@ -218,6 +249,9 @@ def match_to_json(match: Match) -> dict[str, Any]:
         ],
         "termination": match.termination,
     }
+    if match.start != NO_START:
+        out["start"] = {"A": match.start[0], "B": match.start[1]}
+    return out
 
 
 def match_from_json(data: object) -> Match:
@@ -248,6 +282,10 @@ def match_from_json(data: object) -> Match:
                 load_termination(raw.get("termination"), f"{where}.termination"),
             )
         )  # fmt: skip
+    start = load_scores(data.get("start", {"A": 0, "B": 0}), "match.start")
+    refusal = start_refusal(start)
+    if refusal is not None:
+        raise StateFormatError("match.start", refusal)
     return Match(
         best_of=best_of,
         first_breaker=first,
@@ -255,6 +293,7 @@ def match_from_json(data: object) -> Match:
         frames=tuple(frames),
         winner=load_player(data.get("winner"), "match.winner", optional=True),
         termination=load_termination(data.get("termination"), "match.termination"),
+        start=start,
     )
 
 

@@ -10,19 +10,22 @@ matches does not widen the deviation (the paper's step 6 for a period without ga
 `idle`, unused by the club for now).
 
 Not every rated result changes the ratings (`rated_effect`): a match in which either player
-never played a stroke (conceded, claimed or defaulted before it) is no evidence of anyone's
-play, and a pair of members who meet again and again within days could farm each other's
-ratings (docs/ladder.md, "Ratings").
+never played a stroke (conceded, claimed or defaulted before it), or in which too few strokes
+were played in all, is no evidence of anyone's play, and a pair of members who meet again and
+again within days could farm each other's ratings. And what a result against a provisional
+opponent (a newcomer, or a fresh account made to lose) can give is limited (`rate_result`):
+such gains are budgeted per window, so that puppets cannot pump a rating (docs/ratings.md).
 
 Pure and deterministic: voiding a result is rating every remaining match again, in order,
-from newcomers' ratings (`ladder/service.py`), and gives the same numbers every time.
+from newcomers' ratings (`ratings/service.py`), and gives the same numbers every time.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 SCALE = 173.7178  # Glicko's scale: step 2 turns a rating into μ = (r − 1500) / SCALE
@@ -128,20 +131,65 @@ class Effect(StrEnum):
 
     RATED = ""  # both players' ratings change
     NO_PLAY = "no_play"  # either player never played a stroke: unrated
+    LITTLE_PLAY = "little_play"  # fewer strokes in all than the minimum: unrated
     PAIR_CAP = "pair_cap"  # the pair's rated results in the window are used up: unrated
 
 
 PAIR_CAP = 3  # rated results between the same two members that change ratings ...
 PAIR_WINDOW_DAYS = 7  # ... in any this many days (ladder settings: RATED_PAIR_*)
+MIN_STROKES = 20  # strokes in all (both players') for a result to change ratings
+PROVISIONAL_RD = 110.0  # a rating whose deviation is above this is provisional
+PROVISIONAL_GAIN = 75.0  # rating gained from provisional opponents in any window, at most
 
 
-def rated_effect(strokes_a: int, strokes_b: int, recent_pair_results: int, cap: int) -> Effect:
+def rated_effect(
+    strokes_a: int, strokes_b: int, recent_pair_results: int, cap: int,
+    min_strokes: int = MIN_STROKES,
+) -> Effect:  # fmt: skip
     """Whether a rated match's result changes the ratings: only if both players played at
-    least one stroke (else it is no evidence of play, like a game aborted before both sides
-    moved), and only if fewer than `cap` results between the same two members changed the
+    least one stroke and `min_strokes` were played in all (else it is no evidence of play,
+    like a game aborted before both sides moved: a concession after a handful of strokes is
+    the puppet's way, while a real frame, even one won in a single visit, takes a score of
+    strokes), and only if fewer than `cap` results between the same two members changed the
     ratings in the window before it (`recent_pair_results`)."""
     if strokes_a < 1 or strokes_b < 1:
         return Effect.NO_PLAY
+    if strokes_a + strokes_b < min_strokes:
+        return Effect.LITTLE_PLAY
     if recent_pair_results >= cap:
         return Effect.PAIR_CAP
     return Effect.RATED
+
+
+def provisional(player: Rating) -> bool:
+    """A rating the club knows too little about to trust (a newcomer's, or any account that
+    has played a few rated matches): its deviation is above `PROVISIONAL_RD` (lichess's
+    line), which takes some ten rated matches to come under."""
+    return player.rd > PROVISIONAL_RD
+
+
+def room(gains: Iterable[tuple[datetime, float]], now: datetime, window: timedelta,
+         budget: float = PROVISIONAL_GAIN) -> float:  # fmt: skip
+    """How much more rating a player may gain from provisional opponents at `now`: the budget,
+    less what they gained from such results (time, points) in the window before it."""
+    used = sum(points for at, points in gains if at > now - window and points > 0)
+    return max(0.0, budget - used)
+
+
+def rate_result(
+    a: Rating, b: Rating, score_a: float, room_a: float, room_b: float
+) -> tuple[Rating, Rating]:
+    """Both players after a rated result (the one rule every rated result goes through):
+    Glicko-2 (`rate_match`), except that a player's gain against a provisional opponent is at
+    most their `room` (`room`). A provisional opponent's loss is no evidence of strength: ten
+    fresh accounts that each lose once would take a newcomer from 1500 to about 2000. The
+    deviation and volatility move as Glicko says (the result was played), and a loss is
+    never limited (a puppet's loss is what the attacker wants, not what it gives)."""
+    new_a, new_b = rate_match(a, b, score_a)
+    return _within(a, new_a, b, room_a), _within(b, new_b, a, room_b)
+
+
+def _within(before: Rating, after: Rating, opponent: Rating, allowed: float) -> Rating:
+    if not provisional(opponent) or after.rating - before.rating <= allowed:
+        return after
+    return Rating(before.rating + max(0.0, allowed), after.rd, after.volatility)

@@ -709,9 +709,13 @@ def concede(state: FrameState, by: Player) -> tuple[FrameState, Ruling]:
 
 
 # --- the start of a frame ------------------------------------------------------------------
-def new_frame(breaker: Player) -> FrameState:
-    """§3: the balls on their starting positions, the breaker in hand for the opening stroke."""
-    return FrameState(balls=make_balls(initial_rack()), striker=breaker, in_hand=True, opening=True)
+def new_frame(breaker: Player, start: tuple[int, int] = (0, 0)) -> FrameState:
+    """§3: the balls on their starting positions, the breaker in hand for the opening stroke;
+    RULES.md §10: the scores set to the match's handicap start."""
+    return FrameState(
+        balls=make_balls(initial_rack()), striker=breaker, scores=start, in_hand=True,
+        opening=True,
+    )  # fmt: skip
 
 
 __all__ = [

@@ -9,7 +9,8 @@ failed or could not be read. Unknown keys anywhere are errors, never silent pass
 Beyond SCENARIOS.md, `expect` may hold `fouls`: the clauses of every foul the referee calls
 for the step (`Ruling.fouls`, each rule once, as a set; `[]` when none), e.g.
 `["§23.3", "§23.4.3"]`; and a `shot` may hold `jumped` (true: the cue ball jumped over a ball,
-§9.9; default false).
+§9.9; default false). `before.start` (RULES.md §10) is the match's handicap start: `scores`
+default to it and may not be below it.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from rules.state import (
     load_point,
     load_scores,
     make_balls,
+    start_refusal,
 )
 from rules.table import WHITE
 
@@ -42,7 +44,7 @@ TOLERANCE_MM = 0.5
 _TOP_KEYS = {"name", "clause", "before", "steps"}
 _BEFORE_KEYS = {
     "balls", "striker", "scores", "on", "in_hand", "free_ball", "opening", "touching",
-    "misses", "break",
+    "misses", "break", "start",
 }  # fmt: skip
 _SHOT_KEYS = {
     "nominated", "first_contact", "potted", "off_table", "jumped", "cue_ball", "after",
@@ -52,7 +54,7 @@ _ACTIONS = {"shot", "choose", "toss", "concede"}
 _EXPECT_KEYS = {
     "foul", "penalty", "miss", "points", "scores", "next", "choices", "on", "in_hand",
     "free_ball", "touching", "warning", "balls", "respotted", "frame_over", "winner",
-    "respotted_black", "fouls",
+    "respotted_black", "fouls", "snookers_required",
 }  # fmt: skip
 
 
@@ -135,17 +137,26 @@ def initial_state(before: object, where: str = "before") -> FrameState:
         on = before.get("on")
         if on is None:
             on = referee.visit_on([b for b in balls if b != WHITE])
+        # RULES.md §10: the start is part of the score; with no `scores`, the frame's first.
+        raw_start = before.get("start", {"A": 0, "B": 0})
+        start = load_scores(raw_start, f"{where}.start")
+        refusal = start_refusal(start)
+        if refusal is not None:
+            raise ScenarioError(f"{where}.start: {refusal}")
         data = {
             "balls": {b: list(p) for b, p in balls.items()},
             "striker": before.get("striker"),
-            "scores": before.get("scores", {"A": 0, "B": 0}),
+            "scores": before.get("scores", raw_start),
             "on": on,
-            **{k: before[k] for k in _BEFORE_KEYS - {"balls", "striker", "scores", "on"}
+            **{k: before[k] for k in _BEFORE_KEYS - {"balls", "striker", "scores", "on", "start"}
                if k in before},
         }  # fmt: skip
-        return FrameState.from_json(data)
+        state = FrameState.from_json(data)
     except StateFormatError as exc:
         raise ScenarioError(f"{where}: {exc}") from exc
+    if state.scores[0] < start[0] or state.scores[1] < start[1]:
+        raise ScenarioError(f"{where}.scores: a score below the start {raw_start}")
+    return state
 
 
 def _shot(value: object, where: str) -> Shot:
@@ -234,6 +245,9 @@ def _check(expect: dict[str, Any], state: FrameState, ruling: Ruling, where: str
         "frame_over": lambda: state.frame_over,
         "winner": lambda: state.winner,
         "respotted_black": lambda: state.respotted_black,
+        # The player behind needs snookers: the deficit, any start included (RULES.md §10),
+        # is more than the points left on the table.
+        "snookers_required": lambda: referee.needs_snookers(state),
     }
     failures: list[str] = []
     for key, want in expect.items():

@@ -31,6 +31,23 @@ def opponent(player: Player) -> Player:
     return "B" if player == "A" else "A"
 
 
+# RULES.md §10: a match without a handicap start.
+NO_START: tuple[int, int] = (0, 0)
+
+
+def start_refusal(start: tuple[int, int]) -> str | None:
+    """Why `start` cannot be a match's handicap start (RULES.md §10), or None: each is a whole
+    number of points, at least 0, and at most one player has one. The club's cap is a setting
+    the service checks (settings.SNOOKER["HANDICAP_CAP"])."""
+    if len(start) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in start):
+        return "a start is a whole number of points for each player"
+    if min(start) < 0:
+        return "a start is never below 0"
+    if min(start) > 0:
+        return "only one player has a start"
+    return None
+
+
 def is_player(value: object) -> TypeGuard[Player]:
     return value in PLAYERS
 

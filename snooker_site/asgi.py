@@ -2,7 +2,8 @@
 
 HTTP goes to Django (/static/ is WhiteNoise's, a middleware: snooker_site/static.py);
 WebSocket goes through the session/auth stack to the routes in game/routing.py (the match) and
-club/routing.py (the lobby, notices).
+club/routing.py (the lobby, notices); a socket that meets an outage anywhere under it is closed
+with the code its page reconnects on (game.middleware.OutagesClose).
 """
 
 import gc
@@ -18,15 +19,17 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from club.routing import websocket_urlpatterns as club_routes  # noqa: E402
-from game.middleware import TurnAway  # noqa: E402
+from game.middleware import OutagesClose, TurnAway  # noqa: E402
 from game.origins import SameOriginWebsockets  # noqa: E402
 from game.routing import websocket_urlpatterns as match_routes  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginWebsockets(
-            TurnAway(AuthMiddlewareStack(URLRouter([*match_routes, *club_routes])))
+        "websocket": OutagesClose(
+            SameOriginWebsockets(
+                TurnAway(AuthMiddlewareStack(URLRouter([*match_routes, *club_routes])))
+            )
         ),
     }
 )
@@ -35,6 +38,8 @@ application = ProtocolTypeRouter(
 # computer's turns left waiting picked up, by every server process, from when its loop starts.
 from club.jobs import start_with_the_server as start_club_jobs  # noqa: E402
 from computer.driver import start_with_the_server as start_computer  # noqa: E402
+from game.balance import start_with_the_server as start_balancing  # noqa: E402
+from game.supervise import quiet_with_the_server  # noqa: E402
 from ladder.jobs import start_with_the_server  # noqa: E402
 from snooker_site import accepts  # noqa: E402
 
@@ -43,6 +48,8 @@ accepts.install()  # a flooding address closed at accept (daphne facing the clie
 start_with_the_server()
 start_club_jobs()
 start_computer()  # a computer's turn left waiting by a restart
+start_balancing()  # sockets spread over the processes again after a rolling restart
+quiet_with_the_server()  # an outage met by a task nobody awaits: one line, not a traceback
 
 # The collector, tuned for a server: everything loaded at start-up is frozen out of its
 # scans, the young generation is collected every 2,000 allocations instead of 700, and the

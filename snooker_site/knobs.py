@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from rules.challenges import GUIDES, RATED_SHOT_CLOCK, SHOT_CLOCKS
+
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
@@ -79,11 +81,32 @@ def text(raw: str) -> str:
     return raw
 
 
+def one_of(*words: str) -> Callable[[str], str]:
+    def read(raw: str) -> str:
+        word = raw.strip().lower()
+        if word not in words:
+            raise BadValue(f"is not one of {', '.join(words)}")
+        return word
+
+    return read
+
+
 def rate(raw: str) -> str:
     """A django-ratelimit rate: count/period, the period in s, m, h or d (10/h, 5/15m)."""
     if not re.fullmatch(r"\d+/\d*[smhd]", raw):
         raise BadValue("is not a rate such as 10/h or 5/15m")
     return raw
+
+
+def zone(raw: str) -> str:
+    """An IANA time zone name (Europe/Moscow, UTC), as the system's zone database knows it."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(raw.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise BadValue("is not a time zone name such as Europe/Moscow or UTC") from None
+    return raw.strip()
 
 
 def hosts(raw: str) -> tuple[str, ...]:
@@ -170,6 +193,13 @@ STATIC_ROOT = Knob(
     "Where `manage.py collectstatic` writes the static files (served by daphne, or by nginx).",
     shown="`staticfiles/` beside `manage.py`",
 )
+CLUB_TIME_ZONE = Knob(
+    "CLUB_TIME_ZONE",
+    zone,
+    "UTC",
+    "The club's time zone: times are read and shown in it for a visitor whose browser does not "
+    "say its own and a member who has not chosen one.",
+)
 section(
     "The server",
     DEBUG,
@@ -180,6 +210,7 @@ section(
     REDIS_URL,
     CHANNEL_LAYER_PREFIX,
     STATIC_ROOT,
+    CLUB_TIME_ZONE,
 )
 
 # Behind a proxy, and the browser's protections (docs/security.md, "Deployment").
@@ -284,6 +315,13 @@ SNOOKER_PASSWORD_RESET_RATE = Knob(
 SNOOKER_BROWSE_RATE = Knob(
     "SNOOKER_BROWSE_RATE", rate, "120/m", "Directory searches and replays per address."
 )
+SNOOKER_COMPUTER_VISITOR_RATE = Knob(
+    "SNOOKER_COMPUTER_VISITOR_RATE",
+    rate,
+    "6/h",
+    "Matches against the computer that visitors without an account start, per address (each "
+    "first one seats a new guest).",
+)
 section(
     "Accounts",
     SNOOKER_LOGIN_FAILURES,
@@ -292,6 +330,7 @@ section(
     SNOOKER_SIGNUP_RATE,
     SNOOKER_PASSWORD_RESET_RATE,
     SNOOKER_BROWSE_RATE,
+    SNOOKER_COMPUTER_VISITOR_RATE,
 )
 
 # Password-reset mail: printed on the console unless EMAIL_HOST names an SMTP server.
@@ -364,13 +403,27 @@ SNOOKER_MAX_SOCKETS_PER_ADDRESS = Knob(
     "SNOOKER_MAX_SOCKETS_PER_ADDRESS",
     whole(),
     20,
-    "Sockets one process takes from one address (players are always let in).",
+    "Sockets one process takes from one address (players are always let in, within their "
+    "own caps below).",
 )
 SNOOKER_MAX_SOCKETS_PER_MATCH = Knob(
     "SNOOKER_MAX_SOCKETS_PER_MATCH",
     whole(),
     1000,
-    "Sockets one process takes watching one match (players are always let in).",
+    "Sockets one process takes watching one match (players are always let in, within their "
+    "own caps below).",
+)
+SNOOKER_MAX_SOCKETS_PER_MEMBER = Knob(
+    "SNOOKER_MAX_SOCKETS_PER_MEMBER",
+    whole(1),
+    60,
+    "Sockets one process takes from one member, of every kind (their own tables' too).",
+)
+SNOOKER_MAX_MEMBER_SOCKETS_PER_MATCH = Knob(
+    "SNOOKER_MAX_MEMBER_SOCKETS_PER_MATCH",
+    whole(1),
+    10,
+    "Sockets one process takes from one member to one match, seated or watching.",
 )
 SNOOKER_HANDSHAKE_BURST = Knob(
     "SNOOKER_HANDSHAKE_BURST",
@@ -387,6 +440,14 @@ SNOOKER_NO_SHOW_WAIT = Knob(
     600.0,
     "A friendly not started this many seconds after it was made is abandoned.",
 )
+SNOOKER_STALL = Knob(
+    "SNOOKER_STALL",
+    number(1.0),
+    300.0,
+    "Seconds the player to act may go without playing when no shot clock runs for the turn "
+    "(counted from the turn's beginning); then the opponent may claim, and a started friendly "
+    "both players have left is abandoned.",
+)
 SNOOKER_NO_SHOW_EVERY = Knob(
     "SNOOKER_NO_SHOW_EVERY",
     _SECONDS,
@@ -394,8 +455,22 @@ SNOOKER_NO_SHOW_EVERY = Knob(
     "How often each server process looks for them, in seconds; 0: never (then run `manage.py "
     "abandon_no_shows` from cron).",
 )
+SNOOKER_BALANCE_EVERY = Knob(
+    "SNOOKER_BALANCE_EVERY",
+    _SECONDS,
+    30.0,
+    "How often each server process compares the match sockets it holds with the others' and "
+    "asks its excess to reconnect (after a rolling restart); 0: never.",
+)
 SNOOKER_NO_SHOW_BATCH = Knob(
     "SNOOKER_NO_SHOW_BATCH", whole(1), 100, "How many it abandons in one pass."
+)
+SNOOKER_AIM_GUIDE = Knob(
+    "SNOOKER_AIM_GUIDE",
+    one_of(*GUIDES),
+    GUIDES[0],
+    "The aim guide a match has unless its challenge chose: `full` (the cue ball off the first "
+    "cushion, the object ball to the pocket) or `short` (to the first ball or cushion).",
 )
 section(
     "The table",
@@ -407,11 +482,16 @@ section(
     SNOOKER_SPECTATOR_COUNT_EVERY,
     SNOOKER_MAX_SOCKETS_PER_ADDRESS,
     SNOOKER_MAX_SOCKETS_PER_MATCH,
+    SNOOKER_MAX_SOCKETS_PER_MEMBER,
+    SNOOKER_MAX_MEMBER_SOCKETS_PER_MATCH,
     SNOOKER_HANDSHAKE_BURST,
     SNOOKER_HANDSHAKE_PER_SECOND,
     SNOOKER_NO_SHOW_WAIT,
+    SNOOKER_STALL,
     SNOOKER_NO_SHOW_EVERY,
     SNOOKER_NO_SHOW_BATCH,
+    SNOOKER_AIM_GUIDE,
+    SNOOKER_BALANCE_EVERY,
 )
 
 # The club (club/): challenges, invitations, the lobby.
@@ -447,8 +527,30 @@ SNOOKER_CHALLENGE_SWEEP = Knob(
     "How often, in seconds, a process with club sockets marks challenges past their time as "
     "expired.",
 )
+
+
+def _shot_clock(raw: str) -> int:
+    value = whole(1)(raw)
+    if value not in SHOT_CLOCKS:
+        raise BadValue(f"is not one of the club's shot clocks ({', '.join(map(str, SHOT_CLOCKS))})")
+    return value
+
+
+SNOOKER_RATED_SHOT_CLOCK = Knob(
+    "SNOOKER_RATED_SHOT_CLOCK",
+    _shot_clock,
+    RATED_SHOT_CLOCK,
+    "Seconds a stroke in a rated match whose format has no shot clock, and a new ladder's (one of"
+    " 30, 45, 60, 120): a rated match always has one, so that nobody can stall it.",
+)
 SNOOKER_MAX_LOBBY_SOCKETS = Knob(
     "SNOOKER_MAX_LOBBY_SOCKETS", whole(), 5000, "Lobby (or notice) sockets one process takes."
+)
+SNOOKER_HANDICAP_CAP = Knob(
+    "SNOOKER_HANDICAP_CAP",
+    whole(),
+    70,
+    "The largest handicap start a match may have, in points (RULES.md §10; docs/handicaps.md).",
 )
 section(
     "The club",
@@ -460,7 +562,9 @@ section(
     SNOOKER_PENDING_CHALLENGES,
     SNOOKER_LOBBY_COALESCE,
     SNOOKER_CHALLENGE_SWEEP,
+    SNOOKER_RATED_SHOT_CLOCK,
     SNOOKER_MAX_LOBBY_SOCKETS,
+    SNOOKER_HANDICAP_CAP,
 )
 
 # The ladders and ratings (ladder/, docs/ladder.md).
@@ -486,6 +590,20 @@ SNOOKER_RATED_PAIR_WINDOW_DAYS = Knob(
     7,
     "... in any this many days change ratings (later ones are recorded as unrated).",
 )
+SNOOKER_RATED_MIN_STROKES = Knob(
+    "SNOOKER_RATED_MIN_STROKES",
+    whole(2),
+    20,
+    "A rated result changes ratings only if this many strokes were played in all (and at least "
+    "one by each player).",
+)
+SNOOKER_RATED_PROVISIONAL_GAIN = Knob(
+    "SNOOKER_RATED_PROVISIONAL_GAIN",
+    number(),
+    75.0,
+    "Rating points a member may gain from results against provisional opponents (deviation "
+    "over 110) in any `SNOOKER_RATED_PAIR_WINDOW_DAYS` days (docs/ratings.md).",
+)
 SNOOKER_RATED_FEW_STROKES = Knob(
     "SNOOKER_RATED_FEW_STROKES",
     whole(),
@@ -498,6 +616,8 @@ section(
     SNOOKER_LADDER_SETTLE_BATCH,
     SNOOKER_RATED_PAIR_CAP,
     SNOOKER_RATED_PAIR_WINDOW_DAYS,
+    SNOOKER_RATED_MIN_STROKES,
+    SNOOKER_RATED_PROVISIONAL_GAIN,
     SNOOKER_RATED_FEW_STROKES,
 )
 
@@ -512,7 +632,8 @@ SNOOKER_COMPUTER_ADDRESS_SECONDS = Knob(
     "SNOOKER_COMPUTER_ADDRESS_SECONDS",
     _SECONDS,
     1.0,
-    "How long it shows its aim before it strikes, in seconds.",
+    "The unit of the computer's address times, which vary with the stroke and the level "
+    "(docs/opponent.md, Addressing the ball); 0: it strikes at once.",
 )
 SNOOKER_COMPUTER_RESUME_EVERY = Knob(
     "SNOOKER_COMPUTER_RESUME_EVERY",
@@ -520,6 +641,20 @@ SNOOKER_COMPUTER_RESUME_EVERY = Knob(
     60.0,
     "How often, in seconds, the process that plays the computer looks for its turns left waiting"
     " (as after a restart); 0: never.",
+)
+SNOOKER_COMPUTER_LIVE = Knob(
+    "SNOOKER_COMPUTER_LIVE",
+    whole(1),
+    2,
+    "Matches against the computer a member (or a guest) may have live at once; one more is"
+    " refused (`too_many_live`) until one ends.",
+)
+SNOOKER_COMPUTER_IDLE = Knob(
+    "SNOOKER_COMPUTER_IDLE",
+    number(1.0),
+    3600.0,
+    "Seconds a live match against the computer may go without an event (a stroke, a choice)"
+    " before the club's job abandons it, with no result.",
 )
 SNOOKER_COMPUTER_PROCESS = Knob(
     "SNOOKER_COMPUTER_PROCESS",
@@ -535,6 +670,8 @@ section(
     SNOOKER_COMPUTER_WORKERS,
     SNOOKER_COMPUTER_ADDRESS_SECONDS,
     SNOOKER_COMPUTER_RESUME_EVERY,
+    SNOOKER_COMPUTER_LIVE,
+    SNOOKER_COMPUTER_IDLE,
 )
 
 KNOBS: list[Knob[object]] = [knob for _, knobs in SECTIONS for knob in knobs]

@@ -51,20 +51,29 @@ INSTALLED_APPS = [
     "channels",
     "axes",
     "csp",
+    "chat",
     "game",
+    "ratings",
+    "fixtures",
     "members",
     "club",
     "ladder",
     "computer",
+    "competitions",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files answer here, with SecurityMiddleware's headers (and its redirect to HTTPS).
     "snooker_site.static.StaticFiles",  # WhiteNoise's, async too
+    # A NUL or a lone surrogate in the path, query, form or cookies: 400 before the session is
+    # read (snooker_site/unreadable.py).
+    "snooker_site.unreadable.UnreadableRefused",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before CommonMiddleware (Django's order): the page's language.
     "django.middleware.locale.LocaleMiddleware",
+    # After the session too: the viewer's time zone (a member's choice, the browser's, the club's).
+    "accounts.zones.viewer_zone",
     # The club's 404 page in the visitor's language, under DEBUG too (snooker_site/notfound.py).
     "snooker_site.notfound.SiteNotFound",
     "django.middleware.common.CommonMiddleware",
@@ -171,7 +180,9 @@ LANGUAGE_COOKIE_NAME = "django_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # remembered for a year, not only for the session
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_HTTPONLY = True  # no script reads it: the page's lang attribute says it
-TIME_ZONE = "UTC"
+# The club's zone; each request then works in the viewer's (accounts/zones.py): a member's
+# choice, else the browser's, else this.
+TIME_ZONE = _env[k.CLUB_TIME_ZONE]
 USE_I18N = True
 USE_TZ = True
 
@@ -219,9 +230,14 @@ class SnookerSettings(TypedDict):
     RESYNC_EVENTS: int
     MAX_SOCKETS_PER_ADDRESS: int
     MAX_SOCKETS_PER_MATCH: int
+    MAX_SOCKETS_PER_MEMBER: int
+    MAX_MEMBER_SOCKETS_PER_MATCH: int
     NO_SHOW_WAIT: float
+    STALL: float
     NO_SHOW_EVERY: float
     NO_SHOW_BATCH: int
+    AIM_GUIDE: str
+    BALANCE_EVERY: float
 
 
 _HEARTBEAT = _env[k.SNOOKER_HEARTBEAT]
@@ -275,13 +291,25 @@ SNOOKER: SnookerSettings = {
     # Sockets one process takes from one address, and watching one match (players exempt).
     "MAX_SOCKETS_PER_ADDRESS": _env[k.SNOOKER_MAX_SOCKETS_PER_ADDRESS],
     "MAX_SOCKETS_PER_MATCH": _env[k.SNOOKER_MAX_SOCKETS_PER_MATCH],
+    # A member's own sockets, seated or not, in all and at one match (game/gates.py).
+    "MAX_SOCKETS_PER_MEMBER": _env[k.SNOOKER_MAX_SOCKETS_PER_MEMBER],
+    "MAX_MEMBER_SOCKETS_PER_MATCH": _env[k.SNOOKER_MAX_MEMBER_SOCKETS_PER_MATCH],
     # A friendly the two players have not started (been at the table together) within this
     # many seconds of its making is abandoned (rules/presence.py; a ladder match is not: its
     # play-by window decides). Each server process looks every NO_SHOW_EVERY seconds (0:
     # never; then run `manage.py abandon_no_shows` from cron), this many at a time.
     "NO_SHOW_WAIT": _env[k.SNOOKER_NO_SHOW_WAIT],
+    # The player to act who has not played for this many seconds since their turn began, with
+    # no shot clock running for it, may be claimed against; a started friendly both players
+    # have left for the grace, whose turn has lasted as long, is abandoned by the same pass.
+    "STALL": _env[k.SNOOKER_STALL],
     "NO_SHOW_EVERY": _env[k.SNOOKER_NO_SHOW_EVERY],
     "NO_SHOW_BATCH": _env[k.SNOOKER_NO_SHOW_BATCH],
+    # The aim guide of a match whose challenge did not choose one (rules.challenges.GUIDES).
+    "AIM_GUIDE": _env[k.SNOOKER_AIM_GUIDE],
+    # Each process compares the match sockets it holds with the others' this often and asks
+    # its excess to reconnect (game/balance.py; 0: never).
+    "BALANCE_EVERY": _env[k.SNOOKER_BALANCE_EVERY],
 }
 
 
@@ -297,7 +325,9 @@ class ClubSettings(TypedDict):
     LOBBY_MATCHES: int
     LOBBY_CHALLENGES: int
     SWEEP_EVERY: float
+    RATED_SHOT_CLOCK: int
     MAX_LOBBY_SOCKETS: int
+    HANDICAP_CAP: int
 
 
 CLUB: ClubSettings = {
@@ -317,8 +347,13 @@ CLUB: ClubSettings = {
     "LOBBY_CHALLENGES": 50,
     # How often a process with club sockets marks challenges past their time as expired.
     "SWEEP_EVERY": _env[k.SNOOKER_CHALLENGE_SWEEP],
+    # A rated match always has a shot clock: its format's, else this generous one (seconds a
+    # stroke); a new ladder's default too (rules.challenges.shot_clock_of, ladder.Ladder).
+    "RATED_SHOT_CLOCK": _env[k.SNOOKER_RATED_SHOT_CLOCK],
     # Lobby (or notice) sockets one process takes (per address: MAX_SOCKETS_PER_ADDRESS).
     "MAX_LOBBY_SOCKETS": _env[k.SNOOKER_MAX_LOBBY_SOCKETS],
+    # The largest handicap start a match may have, in points (RULES.md §10).
+    "HANDICAP_CAP": _env[k.SNOOKER_HANDICAP_CAP],
 }
 
 
@@ -337,16 +372,22 @@ LADDER: LadderSettings = {
 
 # The ratings (rules/ratings.py, docs/ladder.md "Ratings"): at most PAIR_CAP rated results between
 # the same two members in any PAIR_WINDOW_DAYS days change ratings (later ones are recorded as
-# unrated); the organisers' admin lists rated results with fewer than FEW_STROKES strokes in all.
+# unrated); a result with fewer than MIN_STROKES strokes in all is unrated; a member gains at most
+# PROVISIONAL_GAIN points from results against provisional opponents in the same window
+# (docs/ratings.md); the organisers' admin lists rated results with fewer than FEW_STROKES strokes.
 class RatingSettings(TypedDict):
     PAIR_CAP: int
     PAIR_WINDOW_DAYS: int
+    MIN_STROKES: int
+    PROVISIONAL_GAIN: float
     FEW_STROKES: int
 
 
 RATINGS: RatingSettings = {
     "PAIR_CAP": _env[k.SNOOKER_RATED_PAIR_CAP],
     "PAIR_WINDOW_DAYS": _env[k.SNOOKER_RATED_PAIR_WINDOW_DAYS],
+    "MIN_STROKES": _env[k.SNOOKER_RATED_MIN_STROKES],
+    "PROVISIONAL_GAIN": _env[k.SNOOKER_RATED_PROVISIONAL_GAIN],
     "FEW_STROKES": _env[k.SNOOKER_RATED_FEW_STROKES],
 }
 
@@ -395,12 +436,15 @@ SNOOKER_SIGNUP_RATE = _env[k.SNOOKER_SIGNUP_RATE]
 SNOOKER_PASSWORD_RESET_RATE = _env[k.SNOOKER_PASSWORD_RESET_RATE]
 # The club's records (members/): directory searches and replays per address, any method.
 SNOOKER_BROWSE_RATE = _env[k.SNOOKER_BROWSE_RATE]
+SNOOKER_COMPUTER_VISITOR_RATE = _env[k.SNOOKER_COMPUTER_VISITOR_RATE]
 RATELIMIT_USE_CACHE = "throttle"
 # (django_ratelimit is deliberately not in INSTALLED_APPS: its app adds nothing but a system
 # check that accepts only memcached and django-redis, and so fails the built-in RedisCache and
 # the one-process memory cache that are right here.)
 
-# Password reset mail: printed on the console unless an SMTP server is named.
+# Password reset mail: sent through the SMTP server named; without one, printed on the
+# console under DEBUG (`make run`), and in production withheld with one line in the log, for a
+# reset link in the journal opens the member's account to whoever reads it (snooker_site/mail.py).
 EMAIL_HOST = _env[k.EMAIL_HOST]
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
@@ -409,11 +453,29 @@ if EMAIL_HOST:
     EMAIL_HOST_PASSWORD = _env[k.EMAIL_HOST_PASSWORD]
     EMAIL_USE_TLS = _env[k.EMAIL_USE_TLS]
     EMAIL_TIMEOUT = 10
-else:
+elif DEBUG:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "snooker_site.mail.WithheldBackend"
 DEFAULT_FROM_EMAIL = _env[k.DEFAULT_FROM_EMAIL]
 
 # --- Deployment -------------------------------------------------------------------------------
+# A request for a name not in ALLOWED_HOSTS is answered 400 and, by Django's default, logged
+# with its whole traceback (32 lines each). nginx's default server keeps unknown names from
+# daphne (deploy/nginx/snooker.conf); one that still arrives (a daphne reached directly) is not
+# worth a line: the 400 is the whole story (Django's own advice for this logger).
+# A request that met the database or Redis away is said once for the process, not logged with
+# its traceback each time (game/supervise.py, QuietOutages).
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"outages": {"()": "game.supervise.QuietOutages"}},
+    "handlers": {"null": {"class": "logging.NullHandler"}},
+    "loggers": {
+        "django.security.DisallowedHost": {"handlers": ["null"], "propagate": False},
+        "django.request": {"filters": ["outages"]},
+    },
+}
 # Secure unless told otherwise when DEBUG is off; each can be set by the environment. Behind a
 # proxy that ends TLS, name the header it sets (SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto, or
 # Header-Name=value when the value is not "https"); without it a request is secure only when
@@ -476,8 +538,12 @@ class ComputerSettings(TypedDict):
     WORKERS: int
     ADDRESS_SECONDS: float
     MATCHES_PER_HOUR: int
+    LIVE: int
+    IDLE: float
     RESUME_EVERY: float
+    RESUME_BATCH: int
     HINTS_PER_MINUTE: int
+    HINTS_WAITING: int
 
 
 # The computer opponent (computer/, docs/opponent.md): the processes it thinks in (each
@@ -489,11 +555,20 @@ COMPUTER: ComputerSettings = {
     "WORKERS": _env[k.SNOOKER_COMPUTER_WORKERS],
     "ADDRESS_SECONDS": _env[k.SNOOKER_COMPUTER_ADDRESS_SECONDS],
     "MATCHES_PER_HOUR": 20,
+    # How many of them may be live at once, and how long one may lie untouched before it is
+    # abandoned (club/jobs.py, IDLE_COMPUTER): nothing of the computer's grows without bound.
+    "LIVE": _env[k.SNOOKER_COMPUTER_LIVE],
+    "IDLE": _env[k.SNOOKER_COMPUTER_IDLE],
     # Each process looks for computer turns left waiting (a restart, a failed drive) at start
     # and then every so many seconds (0: never).
     "RESUME_EVERY": _env[k.SNOOKER_COMPUTER_RESUME_EVERY],
+    # It reads the matches whose turn is the computer's this many at a time.
+    "RESUME_BATCH": 100,
     # Hints on a practice table: the Pro's search, about a second of one core each.
     "HINTS_PER_MINUTE": 6,
+    # Hints a member may have waiting for the pool at once (computer/lanes.py): a hint waits
+    # behind the computer's strokes, and a member's third is refused while two wait.
+    "HINTS_WAITING": 2,
 }
 if COMPUTER["OWN_PROCESS"] and not REDIS_URL:
     # The servers tell that process of its turns through the channel layer.

@@ -6,9 +6,12 @@ from snooker_site import views
 urlpatterns = [
     # A match's page: its table while it is played, its record once finished.
     path("match/<int:match_id>/", views.match_page, name="match"),
+    # One click to play the computer, for anyone (a visitor as a guest).
+    path("computer/now/", views.play_computer_now, name="play_computer_now"),
     # The organisers' pages: members, the ladders and their settings (ladder/admin.py).
     path("admin/", admin.site.urls),
     path("ladder/", include("ladder.urls")),
+    path("competitions/", include("competitions.urls")),
     path("", include("club.urls")),
     path("", include("accounts.urls")),
     path("", include("game.urls")),

@@ -3,10 +3,18 @@ call another's views (docs/architecture.md)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
-from django.views.decorators.http import require_safe
+from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST, require_safe
 
+from accounts import limits
+from club import service as club_service
+from computer import service as computer_service
+from computer.views import LEVEL_NAMES, ComputerForm, refusal
 from game.models import Match
 from game.views import table_page
 from members.views import match_record
@@ -16,7 +24,48 @@ from members.views import match_record
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     """`/match/<id>/`: the table while the match is played (or its word that it was abandoned),
     the members' record of it once it is finished (scores, breaks, the referee's log)."""
-    match = get_object_or_404(Match.objects.select_related("player_a", "player_b"), pk=match_id)
+    # A competition's match says which competition and round (competitions/templatetags), read
+    # in the same query.
+    rows = Match.objects.select_related("player_a", "player_b", "fixture__pairing__competition")
+    match = get_object_or_404(rows, pk=match_id)
     if match.status == Match.Status.FINISHED:
         return match_record(request, match)
     return table_page(request, match)
+
+
+# One click to play the computer, as lichess offers: a visitor without an account is seated as
+# a guest (as an invitation seats one) and sent to the table. It makes a user and a match, so
+# visitors without an account start at most SNOOKER_COMPUTER_VISITOR_RATE of them per address
+# (docs/security.md); a member, or a guest already seated, is held to the computer's own limit
+# per player (COMPUTER["MATCHES_PER_HOUR"]).
+VISITOR = gettext_lazy("Visitor")
+
+
+@require_POST
+def play_computer_now(request: HttpRequest) -> HttpResponse:
+    """`/computer/now/` (POST `level`): a match of one frame against the computer at that
+    level, from the lobby's three buttons."""
+    level = request.POST.get("level", "")
+    if level not in LEVEL_NAMES:
+        return HttpResponseBadRequest("no such level")
+    user = request.user
+    if not user.is_authenticated or hasattr(user, "guest"):
+        rate = settings.SNOOKER_COMPUTER_VISITOR_RATE
+        wait = limits.throttled_by_address(request, "computer_visitor", rate)
+        if wait is not None:
+            return limits.too_many(request, "computer", wait)
+    if not isinstance(user, User):
+        user = club_service.visitor_guest(str(VISITOR))
+        # The guest's identity lives in this browser's session only (as an invitation's).
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    try:
+        match = computer_service.play_computer(user, level, 1)
+    except computer_service.ComputerError as exc:
+        if exc.code == "rate_limited":
+            return limits.too_many(request, "computer", 3600)
+        # Said on the computer's own page, whose form plays again once one has ended.
+        form = ComputerForm({"level": level, "best_of": 1})
+        form.is_valid()
+        form.add_error(None, refusal(exc.code))
+        return render(request, "computer/play.html", {"form": form}, status=409)
+    return redirect("match", match_id=match.pk)

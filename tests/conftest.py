@@ -1,7 +1,9 @@
 """Shared fixtures. Django settings come from pyproject.toml (pytest-django)."""
 
+import gc
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,6 +39,35 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if not manifest.exists() or manifest.stat().st_mtime < newest:
         call_command("collectstatic", interactive=False, verbosity=0)
     _GOLDEN_AT_START.update(golden_digests())
+    if _COLLECT_BETWEEN_TESTS:
+        gc.freeze()  # what start-up loaded is never garbage: no collection scans it again
+        gc.disable()
+
+
+# CPython 3.11 can crash (SIGSEGV) when its cyclic collector starts during a ContextVar.set
+# and a finalizer the collection runs sets a context variable in turn: the variable's tree is
+# freed under the first set (CPython issue 148891; 3.12's collector does not do this). A CI
+# run died so once, in asgiref's `_restore_context`, which sets the variables a database call
+# changed on its thread. On 3.11 the tests run with the automatic collector off and collect
+# between tests, where no set is under way: the young generations after each test (a few
+# milliseconds), everything every 100 tests. The servers the tests start as processes of
+# their own run as the club's do (docs/deploy.md, section 2, "Python").
+_COLLECT_BETWEEN_TESTS = sys.version_info < (3, 12)
+_FULL_COLLECTION_EVERY = 100
+_tests_since_full = 0
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    global _tests_since_full
+    if not _COLLECT_BETWEEN_TESTS:
+        return
+    _tests_since_full += 1
+    if _tests_since_full >= _FULL_COLLECTION_EVERY:
+        _tests_since_full = 0
+        gc.collect()
+    else:
+        gc.collect(1)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -79,6 +110,17 @@ def _shared_database_thread_idle_after_each_test():  # type: ignore[no-untyped-d
     from asgiref.sync import SyncToAsync
 
     SyncToAsync.single_thread_executor.submit(lambda: None).result(timeout=60)
+
+
+@pytest.fixture(autouse=True)
+def _the_sites_language_after_each_test():  # type: ignore[no-untyped-def]
+    """A request through the test client leaves its language active in the test's thread
+    (LocaleMiddleware activates it and nothing deactivates it): a Russian page would make the
+    next test's server-side words Russian. Each test starts in the site's default."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

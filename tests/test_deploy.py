@@ -106,7 +106,7 @@ def test_debug_off_is_secure_by_default(tmp_path: Path) -> None:
         "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
         "SECURE_HSTS_PRELOAD": True,
         "SECURE_PROXY_SSL_HEADER": None,
-        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+        "EMAIL_BACKEND": "snooker_site.mail.WithheldBackend",
         "AXES_FAILURE_LIMIT": 10,
         "SNOOKER_SIGNUP_RATE": "10/h",
     }
@@ -354,3 +354,57 @@ def test_static_files_keep_the_request_on_the_event_loop() -> None:
 
     assert iscoroutinefunction(StaticFiles(asynchronous))
     assert not iscoroutinefunction(StaticFiles(synchronous))
+
+
+# --- the journal holds no way in (issue 42) ------------------------------------------------------
+
+
+def test_without_mail_a_reset_link_is_withheld_not_printed(
+    settings: Settings,
+    client: Client,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+    db: None,
+) -> None:
+    """With DEBUG off and no EMAIL_HOST the reset mail is dropped with one line naming its
+    subject: no link, no address, in the log or on standard output (the journal)."""
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("alice", "alice@example.org", "a long enough secret")
+    settings.EMAIL_BACKEND = "snooker_site.mail.WithheldBackend"
+    with caplog.at_level("WARNING", logger="snooker.mail"):
+        answer = client.post("/accounts/password_reset/", {"email": "alice@example.org"})
+    assert answer.status_code == 302
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "snooker.mail"]
+    assert "mail not sent" in line and "1 recipient" in line
+    printed = capsys.readouterr()
+    for text in (line, printed.out, printed.err):
+        assert "/accounts/reset/" not in text and "alice@example.org" not in text
+
+
+def test_make_run_still_prints_the_mail(tmp_path: Path) -> None:
+    env = environment(DEBUG="true", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    assert settings_under(env)["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_an_unknown_host_is_a_quiet_400(
+    client: Client, caplog: pytest.LogCaptureFixture, settings: Settings
+) -> None:
+    settings.ALLOWED_HOSTS = ["club.example.org"]
+    with caplog.at_level("DEBUG"):
+        assert client.get("/healthz", HTTP_HOST="evil.example").status_code == 400
+    assert not [r for r in caplog.records if r.name.startswith("django.security")]
+    from django.conf import settings as live
+
+    quiet = live.LOGGING["loggers"]["django.security.DisallowedHost"]
+    assert quiet == {"handlers": ["null"], "propagate": False}
+
+
+def test_daphne_writes_no_access_log_to_the_journal() -> None:
+    """Every request's path in the journal would hold each invitation's token (/invite/...)
+    and each reset link followed: nginx's access log masks them instead."""
+    unit = (ROOT / "deploy" / "systemd" / "snooker@.service").read_text()
+    command = unit[unit.index("ExecStart=") :].split("\n\n")[0]
+    assert "daphne" in command and "--access-log" not in command
+    site = (ROOT / "deploy" / "nginx" / "snooker.conf").read_text()
+    assert "access_log /var/log/nginx/snooker.access.log snooker_masked;" in site

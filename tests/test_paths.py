@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Paths under the project's own top folders, and its top files, as text names them.
 TOPS = (
-    "rules|game|club|members|ladder|accounts|computer|snooker_site|static|templates|tests|docs"
+    "rules|game|club|members|ladder|ratings|fixtures|competitions|chat|accounts|computer|snooker_site"
+    "|static|templates"
+    "|tests|docs"
     "|benchmarks|deploy|locale|\\.ci"
 )
 PATH = re.compile(

@@ -6,11 +6,14 @@ Two routes speak it: `/ws/lobby/` (the lobby page: every lobby update, and the m
 notices) and `/ws/notices/` (every other page of a member: their notices only).
 """
 
-from game.protocol import CLOSE_FLOOD, CLOSE_FULL
+from game.protocol import CLOSE_FLOOD, CLOSE_FULL, CLOSE_MOVED, CLOSE_UNAVAILABLE
 
 LOBBY_PROTOCOL = 1
 
 # Close codes besides the match's flood (4008) and full (4029).
 CLOSE_SIGNED_OUT = 4401  # notices are a member's or a guest's own: sign in first
 
-__all__ = ["CLOSE_FLOOD", "CLOSE_FULL", "CLOSE_SIGNED_OUT", "LOBBY_PROTOCOL"]
+__all__ = [
+    "CLOSE_FLOOD", "CLOSE_FULL", "CLOSE_MOVED", "CLOSE_SIGNED_OUT", "CLOSE_UNAVAILABLE",
+    "LOBBY_PROTOCOL",
+]  # fmt: skip

@@ -15,5 +15,5 @@ def user_group(user_id: int) -> str:
 
 
 class TextMessage(TypedDict):
-    type: str  # "lobby.update" or "club.notice"
+    type: str  # "lobby.update", "lobby.ladder" or "club.notice"
     text: str  # sent to the browser as is

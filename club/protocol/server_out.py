@@ -49,6 +49,9 @@ class MatchRow(_Out):
     rated: bool
     guest: bool
     practice: bool
+    computer: bool = False  # against the computer: counted apart in the lobby, never listed
+    # The handicap start of every frame, part of `scores` (RULES.md §10); 0–0 for none.
+    start: Pair = Field(default_factory=lambda: Pair(A=0, B=0))
 
 
 class ChallengeRow(_Out):
@@ -61,9 +64,16 @@ class ChallengeRow(_Out):
     best_of: int
     shot_clock: int | None
     rated: bool
+    guide: Literal["full", "short"]  # the aim guide of the match it makes (rules.challenges)
     expires: datetime
     match: int | None  # the match it made, once accepted
     rematch_of: int | None
+    # Asked for a handicap (a friendly's: docs/handicaps.md), and the start it gives, the
+    # challenger's as A and the other's as B (whatever their seats in a rematch): the match's
+    # once made, else the one the two members' ratings give now; null when none was asked or
+    # nobody has taken an open challenge yet.
+    handicap: bool = False
+    start: Pair | None = None
 
 
 class You(_Out):
@@ -81,8 +91,16 @@ class Welcome(_Out):
     you: You | None
     matches: list[MatchRow]
     open: list[ChallengeRow]
+    # Waiting challenges to and from the member, and their own accepted in the last minutes
+    # whose table they have not come to (club/lobby.py, `just_accepted`): the page goes there.
     mine: list[ChallengeRow]
     my_matches: list[MatchRow]
+    # Live matches against the computer, counted, not listed (club/lobby.py; lobby only: 0).
+    computer_live: int = 0
+    # Members online now (a greeted lobby or notices socket open), sorted, the first 200;
+    # `online_count`: how many (lobby only: empty and 0).
+    online: list[str] = []
+    online_count: int = 0
 
 
 class Update(_Out):
@@ -93,6 +111,20 @@ class Update(_Out):
     type: Literal["update"] = "update"
     matches: list[MatchRow]
     challenges: list[ChallengeRow]
+    computer_live: int = 0  # as in the welcome, now
+    # Who is online, as in the welcome, when it changed (null: as it was).
+    online: list[str] | None = None
+    online_count: int | None = None
+
+
+class LadderChanged(_Out):
+    """These ladders' standings or challenges changed (a join, a challenge made, answered or
+    settled, a start time proposed or agreed): coalesced like the lobby's updates, sent to
+    every lobby and notices socket. A page showing one of them reads it again from the
+    server (its fragment: ladder/views.py, `ladder_live`)."""
+
+    type: Literal["ladder"] = "ladder"
+    ladders: list[int]  # the ladders' ids
 
 
 class Notice(_Out):
@@ -105,7 +137,7 @@ class Notice(_Out):
 
 class Reminder(_Out):
     """Your ladder match's agreed start is near: sent once to both players' sockets, a quarter
-    of an hour ahead (`rules.ladder.REMIND_BEFORE`), by the ladder's settling job
+    of an hour ahead (`rules.fixtures.REMIND_BEFORE`), by the ladder's settling job
     (ladder/jobs.py). `challenge`'s `match` is the table."""
 
     type: Literal["reminder"] = "reminder"
@@ -116,13 +148,15 @@ class Reminder(_Out):
 
 class Abandoned(_Out):
     """A match of yours was abandoned: the two players were never at the table together
-    within the club's wait (club/noshows.py). No result; it counts for nothing. Sent at once
+    within the club's wait, or (`started`) both left a started friendly whose turn had lasted
+    the club's stall time (club/noshows.py). No result; it counts for nothing. Sent at once
     to both players' sockets."""
 
     type: Literal["abandoned"] = "abandoned"
     match: int
     players: dict[Seat, str]
     best_of: int
+    started: bool = False
 
 
 class Error(_Out):
@@ -137,5 +171,5 @@ class Pong(_Out):
 
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "update": Update, "notice": Notice, "reminder": Reminder,
-    "abandoned": Abandoned, "error": Error, "pong": Pong,
+    "abandoned": Abandoned, "error": Error, "pong": Pong, "ladder": LadderChanged,
 }  # fmt: skip

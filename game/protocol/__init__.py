@@ -12,3 +12,9 @@ PROTOCOL_VERSION = 1
 CLOSE_NOT_FOUND = 4404  # no such match
 CLOSE_FLOOD = 4008  # the socket kept sending past its rate limit
 CLOSE_FULL = 4029  # too many sockets from this address, or watching this match
+# This process holds far more than its share of sockets (after a rolling restart): the page
+# reconnects at once, through the proxy, to a process holding fewer (game/balance.py).
+CLOSE_MOVED = 4012
+# The server cannot serve the socket now (the database or Redis away, or its welcome not ready
+# in time): the page reconnects, as after any close but CLOSE_NOT_FOUND (static/js/socket.js).
+CLOSE_UNAVAILABLE = 4503

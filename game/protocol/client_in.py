@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from rules.chat import MAX_LENGTH
 from rules.errors import Refused
 from rules.table import BALL_IDS, OBJECT_BALLS, WHITE
 
@@ -17,6 +19,9 @@ MAX_MESSAGE_BYTES = 8192
 MAX_SPEED = 10.0  # m/s
 MISCUE_LIMIT = 0.5  # tip offset, fraction of the ball radius
 MAX_FRAMES = 1000  # no match is longer: a frame number above is refused unread
+# A chat line's characters before trimming and cleaning (rules.chat.MAX_LENGTH after): room
+# for spaces and invisible characters around a full line, not for a page of them.
+MAX_SAY = 4 * MAX_LENGTH
 
 BallId = Literal[*OBJECT_BALLS]  # type: ignore[valid-type]
 ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -103,12 +108,25 @@ class LogRequest(_Message):
     frame: Annotated[int, Field(ge=1, le=MAX_FRAMES)]
 
 
+class Say(_Message):
+    """A line in one of the match's chat rooms (docs/chat.md): `text`, a member's own words
+    (at most 140 characters once trimmed: rules/chat.py), or `preset`, one of the preset
+    phrases' keys (rules.chat.PRESETS), the only thing a guest says. Answered by the `line`
+    broadcast to the room's readers (the writer's own socket too), or by an `error`."""
+
+    type: Literal["say"]
+    room: Literal["players", "spectators"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_SAY)] | None = None
+    preset: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+    client_id: ClientId | None = None
+
+
 ClientMessage = Annotated[
-    Hello | Stroke | Aim | Choose | Concede | Claim | Ping | LogRequest,
+    Hello | Stroke | Aim | Choose | Concede | Claim | Ping | LogRequest | Say,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-TYPES = ("hello", "stroke", "aim", "choose", "concede", "claim", "ping", "log")
+TYPES = ("hello", "stroke", "aim", "choose", "concede", "claim", "ping", "log", "say")
 
 
 class BadMessage(Refused, ValueError):
@@ -131,9 +149,29 @@ def parse_with(adapter: TypeAdapter[M], most: int, text: str | bytes | None) -> 
     if len(text.encode("utf-8", "surrogatepass")) > most:
         raise BadMessage("too_large", f"messages are at most {most} bytes")
     try:
-        return adapter.validate_json(text, strict=True)
+        message = adapter.validate_json(text, strict=True)
     except ValidationError as exc:
         raise _refusal(text, exc) from None
+    # A NUL or a lone surrogate reaches a str only through a JSON escape (frames are UTF-8,
+    # which holds no lone surrogate): PostgreSQL cannot store a NUL, nor UTF-8 a surrogate, so
+    # such a message is refused here rather than where a client id or a name is written.
+    if "\\u" in text and not _readable(json.loads(text)):
+        client_id = getattr(message, "client_id", None)
+        raise BadMessage("invalid", "text holds a NUL or a lone surrogate", client_id)
+    return message
+
+
+_UNREADABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _readable(value: object) -> bool:
+    if isinstance(value, str):
+        return _UNREADABLE.search(value) is None
+    if isinstance(value, dict):
+        return all(_readable(k) and _readable(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(map(_readable, value))
+    return True
 
 
 def _refusal(text: str, exc: ValidationError) -> BadMessage:
@@ -148,6 +186,8 @@ def _refusal(text: str, exc: ValidationError) -> BadMessage:
     if not isinstance(data, dict):
         return BadMessage("bad_message", "a message is a JSON object with a type")
     client_id = data.get("client_id") if isinstance(data.get("client_id"), str) else None
+    if client_id is not None and not _readable(client_id):
+        client_id = None  # never echoed back: the answer would carry it
     if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
         return BadMessage("unknown_type", f"unknown message type {data.get('type')!r}", client_id)
     where = ".".join(str(p) for p in first["loc"][1:]) or "message"
@@ -166,6 +206,7 @@ __all__ = [
     "Hello",
     "LogRequest",
     "Ping",
+    "Say",
     "Stroke",
     "parse",
     "parse_with",

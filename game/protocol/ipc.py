@@ -25,9 +25,10 @@ class EventMessage(TypedDict):
 
 
 class AimMessage(TypedDict):
-    type: str  # "match.aim"
+    type: str  # "match.aim", or "match.thinking" (the computer's, server_out.Thinking)
     text: str
     sender: str  # the striker's own channel, which does not echo it back
+    version: int  # the event version the aim was made at (game/aims.py keeps the last)
 
 
 class PresenceMessage(TypedDict):
@@ -39,3 +40,13 @@ class ClockMessage(TypedDict):
     type: str  # "match.clock"
     version: int
     deadline: float  # POSIX time
+
+
+class LineMessage(TypedDict):
+    type: str  # "match.line"
+    room: str  # "players" or "spectators"
+    text: str  # the `line` message, sent as is to the room's readers
+    author: int  # the author's user id (a troll's line reaches the troll alone)
+    shadow: bool
+    finished: bool  # the match was over when it was said (players read the spectators' room)
+    sender: str  # the writer's own channel, which sent its copy first

@@ -143,6 +143,9 @@ class ScoreboardOut(_Out):
     brk: int = Field(validation_alias="break", serialization_alias="break")
     points_remaining: int
     snookers_required: Scores
+    # The handicap start, part of `scores` (RULES.md §10); absent from events stored before
+    # starts existed, which read as none.
+    start: Scores = Field(default_factory=lambda: Scores(A=0, B=0))
 
 
 class TurnOut(_Out):
@@ -197,6 +200,7 @@ class Snapshot(_Out):
                 frame_number=board.frame_number, striker=board.striker, to_act=board.to_act,
                 on=board.on, brk=board.current_break, points_remaining=board.points_remaining,
                 snookers_required=Scores.of(board.snookers_required),
+                start=Scores.of(board.start),
             ),
             shot_clock=ShotClockOut(seconds=clock, deadline=deadline),
         )  # fmt: skip
@@ -270,6 +274,12 @@ class ShotOut(_Out):
 
 class StartRequest(_Out):
     draw: Seat  # the server's draw for the first break
+    # The match's handicap start (RULES.md §10); absent from matches made before starts.
+    start: Scores = Field(default_factory=lambda: Scores(A=0, B=0))
+
+    @property
+    def points(self) -> tuple[int, int]:
+        return (self.start.A, self.start.B)
 
 
 class StrokeRequest(_Out):
@@ -507,6 +517,10 @@ class Presence(_Out):
 
 
 class AimOut(_Out):
+    """The striker's aim, relayed. `version`: the event version it was made at (the browser
+    keeps an aim that comes while it still plays back the stroke that made that position,
+    and draws it once the position is on screen); absent from a server before it."""
+
     type: Literal["aim"] = "aim"
     seat: Seat
     angle: float
@@ -514,6 +528,16 @@ class AimOut(_Out):
     side: float
     height: float
     cue_ball: Point | None
+    version: int | None = None
+
+
+class Thinking(_Out):
+    """The computer, to act at `version`, is choosing its stroke (until its first `aim` for
+    that version, or a newer event)."""
+
+    type: Literal["thinking"] = "thinking"
+    seat: Seat
+    version: int
 
 
 class Clock(_Out):
@@ -526,6 +550,45 @@ class Clock(_Out):
     deadline: datetime
 
 
+ChatRoom = Literal["players", "spectators"]
+
+
+class LineOut(_Out):
+    """A chat line as a page shows it (docs/chat.md): `text` is the author's words, shown as
+    text, never as markup; for a preset phrase `preset` is its key (rules.chat.PRESETS) and
+    the page says it in its reader's language. `id` grows with each line stored (in a room,
+    in the order said)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    id: int
+    author: str
+    # `text` on the wire (the model's text() is its JSON, as every message's)
+    words: str = Field(validation_alias="text", serialization_alias="text")
+    preset: str | None
+    at: datetime
+
+
+class Line(_Out):
+    """A line said in one of the match's chat rooms, to the room's readers: in the players'
+    room the two players; in the spectators' room those watching (and the players once the
+    match is over)."""
+
+    type: Literal["line"] = "line"
+    room: ChatRoom
+    line: LineOut
+
+
+class Lines(_Out):
+    """A room's last lines (at most rules.chat.HISTORY, oldest first), after every `welcome`
+    (on arrival and on reconnect), one message per room the socket reads: a page replaces
+    what it showed of that room with them, so a reconnecting page misses nothing."""
+
+    type: Literal["lines"] = "lines"
+    room: ChatRoom
+    lines: list[LineOut]
+
+
 class Pong(_Out):
     type: Literal["pong"] = "pong"
     version: int
@@ -533,5 +596,6 @@ class Pong(_Out):
 
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "event": Event, "ack": Ack, "error": Error, "presence": Presence,
-    "aim": AimOut, "pong": Pong, "clock": Clock, "log": Log,
+    "aim": AimOut, "thinking": Thinking, "pong": Pong, "clock": Clock, "log": Log,
+    "line": Line, "lines": Lines,
 }  # fmt: skip

@@ -16,8 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from ladder import chart
-from ladder.models import HistoryEntry, LadderChallenge, RatedResult, Rating, RatingChange, Rung
-from rules.ladder import WAIT_AT_START
+from ladder.models import HistoryEntry, LadderChallenge, Rung
+from ratings.models import RatedResult, Rating, RatingChange
+from rules.fixtures import ALONE_LONG, WAIT_AT_START
 from rules.ratings import Effect
 
 register = template.Library()
@@ -57,6 +58,10 @@ def unrated_reason(code: str) -> str:
     """Why a rated match's result changed no rating, as the pages say it."""
     if code == Effect.NO_PLAY:
         return gettext("This result did not change the ratings: a player never played a stroke.")
+    if code == Effect.LITTLE_PLAY:
+        return gettext(
+            "This result did not change the ratings: fewer than %(n)s strokes were played."
+        ) % {"n": settings.RATINGS["MIN_STROKES"]}
     return gettext(
         "This result did not change the ratings: the limit of rated results between these two "
         "members (%(cap)s in %(days)s days) was reached."
@@ -67,7 +72,7 @@ def unrated_reason(code: str) -> str:
 def member_standing(member: Any) -> dict[str, Any]:
     """A member's rating, their places on the ladders and their rating chart."""
     # With how many of their rated results changed no rating (a member with any rated result
-    # has a rating row: `ladder.service.rate` makes it), in the same query.
+    # has a rating row: `ratings.service.rate` makes it), in the same query.
     unrated = (
         RatedResult.objects.filter(
             Q(player_a=OuterRef("member")) | Q(player_b=OuterRef("member")), voided=False
@@ -102,20 +107,26 @@ def ladder_start(match: Any, viewer: Any) -> dict[str, Any] | None:
     proposed, and whether the viewer is one of the two players (who propose and accept).
     None for any other match. One query."""
     row = (
-        LadderChallenge.objects.filter(match=match, status=LadderChallenge.Status.ACCEPTED)
-        .select_related("challenger", "defender", "proposed_by")
+        LadderChallenge.objects.filter(fixture__match=match, status=LadderChallenge.Status.ACCEPTED)
+        .select_related("challenger", "defender", "fixture", "fixture__proposed_by", "ladder")
         .first()
     )
-    if row is None or row.play_by is None:
+    if row is None or row.fixture.play_by is None:
         return None
+    fixture, play_by = row.fixture, row.fixture.play_by
     me = viewer.pk if getattr(viewer, "is_authenticated", False) else None
     player = me is not None and me in (row.challenger_id, row.defender_id)
     return {
         "row": row,
         "player": player,
-        "can_accept": player and row.proposed_start is not None and row.proposed_by_id != me,
+        "can_accept": (
+            player and fixture.proposed_start is not None and fixture.proposed_by_id != me
+        ),
         "earliest": timezone.localtime(),
-        "latest": timezone.localtime(row.play_by - WAIT_AT_START),
+        "latest": timezone.localtime(play_by - WAIT_AT_START),
+        # The match waits for a time (agreed, or still to agree): being here starts nothing.
+        "held": match.started is None and match.not_before is not None,
+        "alone": int(ALONE_LONG.total_seconds() // 60),
     }
 
 
@@ -129,8 +140,8 @@ def ladder_to_play(member: Any) -> list[LadderChallenge]:
         LadderChallenge.objects.filter(
             Q(challenger=member) | Q(defender=member), status=LadderChallenge.Status.ACCEPTED
         )
-        .select_related("ladder", "challenger", "defender", "proposed_by")
-        .order_by("play_by", "pk")
+        .select_related("ladder", "challenger", "defender", "fixture", "fixture__proposed_by")
+        .order_by("fixture__play_by", "pk")
     )
 
 

@@ -1,11 +1,16 @@
 // Aiming: the striker's cue (angle, power, spin) and how it is drawn: the cue, the aim guide
 // (guide.js: the cue ball's line with its squirt, the first contact, the object ball's line
 // with its throw and the cue ball's curve after it, as the server's physics will play them;
-// tests/physics/test_guide.py holds it to the physics), the cue ball from hand, the tip
+// tests/physics/test_guide.py holds it to the physics; with the match's full guide, the cue
+// ball's rebound off the first cushion and the object ball's line to the pocket or the
+// cushion; a ghost ball whose first contact would be a foul, by what the server says is on,
+// crossed in red with the reason beside it: aids.js), the cue ball from hand, the tip
 // offset on the spin control. The figures are the page constants', passed in (the stroke's
 // limits to Aim, the guide with its table to AimPainter): the tests build both from their
 // fixture.
 
+import { firstContactFoul, foulWords } from "./aids.js";
+import { addressPull } from "./cueswing.js";
 import { hintCue } from "./hint.js";
 import { drawBall } from "./table.js";
 
@@ -78,47 +83,74 @@ export class Aim {
 /** The aim drawn on the table and on the spin control, from the aim guide (guide.js, which
  * holds the table's figures) and the stroke's limits (its `miscue_limit`). */
 export class AimPainter {
-  constructor(guide, stroke) {
+  /** `guide`: "full" (the match's guide reaches the cushions) or "short" (aids.js). */
+  constructor(guide, stroke, { guide: kind = "full" } = {}) {
     this.guide = guide;
     this.R = guide.R;
     this.miscue = stroke.miscue_limit;
+    this.full = kind !== "short";
+    this.last = null; // what the last aim drawn showed (the page's test hook reads it)
   }
 
-  /** Draw the cue, the aim guide and the ghost ball (table mm). */
-  drawAim(ctx, view, cue, aim, balls, { mine }) {
+  /** Draw the cue, the aim guide and the ghost ball (table mm). `rules`: what the server says
+   * of the turn (aids.js turnRules), for a foul's ghost; null draws none. */
+  drawAim(ctx, view, cue, aim, balls, { mine, rules = null }) {
     const { R } = this;
-    const pred = this.guide.predict(cue, aim, balls);
+    const pred = this.guide.predict(cue, aim, balls, { full: this.full });
+    const foul = firstContactFoul(pred.target, rules);
     const px = 1 / view.scale; // one CSS pixel in mm
     const [dx, dy] = pred.dir;
     ctx.save();
     ctx.lineCap = "round";
-    // The cue ball's line (squirted off the cue by side) to the ghost ball.
+    // The cue ball's line (squirted off the cue by side) to the ghost ball, or to the first
+    // cushion and on along its rebound.
     ctx.setLineDash([8 * px, 6 * px]);
     ctx.strokeStyle = mine ? "rgba(255,255,255,0.8)" : "rgba(255,255,200,0.65)";
     ctx.lineWidth = 1.5 * px;
     ctx.beginPath();
     ctx.moveTo(cue[0] + dx * R, cue[1] + dy * R);
-    ctx.lineTo(pred.ghost[0], pred.ghost[1]);
+    const corner = pred.bank || pred.ghost;
+    ctx.lineTo(corner[0], corner[1]);
+    if (pred.rebound) for (const [x, y] of pred.rebound) ctx.lineTo(x, y);
     ctx.stroke();
     ctx.setLineDash([]);
-    // The ghost ball.
+    // The ghost ball: crossed in red when the contact would be a foul.
     ctx.beginPath();
     ctx.arc(pred.ghost[0], pred.ghost[1], R, 0, 2 * Math.PI);
-    ctx.strokeStyle = "rgba(255,255,255,0.85)";
-    ctx.lineWidth = 1.5 * px;
+    ctx.strokeStyle = foul ? "#ff4b4b" : "rgba(255,255,255,0.85)";
+    ctx.lineWidth = (foul ? 2.5 : 1.5) * px;
     ctx.stroke();
+    const words = foul ? foulWords(foul, rules) : null;
+    if (foul) {
+      const k = R * 0.7;
+      ctx.beginPath();
+      ctx.moveTo(pred.ghost[0] - k, pred.ghost[1] - k);
+      ctx.lineTo(pred.ghost[0] + k, pred.ghost[1] + k);
+      ctx.moveTo(pred.ghost[0] - k, pred.ghost[1] + k);
+      ctx.lineTo(pred.ghost[0] + k, pred.ghost[1] - k);
+      ctx.stroke();
+    }
     if (pred.target) {
-      // The object ball's line after contact, throw included.
-      const [ox, oy] = pred.objectDir;
+      // The object ball's line after contact, throw included: in the full guide its path to
+      // the pocket, the cushion or the ball it meets; else a short stretch of it.
       const start = pred.objectAt;
       ctx.strokeStyle = "rgba(255,235,120,0.9)";
       ctx.lineWidth = 2 * px;
-      const reach = Math.min(R + 420, this.guide.geometry.toCushion(start, ox, oy));
-      if (reach > R) {
+      if (this.full) {
+        const [ox, oy] = pred.objectDir;
         ctx.beginPath();
         ctx.moveTo(start[0] + ox * R, start[1] + oy * R);
-        ctx.lineTo(start[0] + ox * reach, start[1] + oy * reach);
+        for (const [x, y] of pred.objectPath.slice(1)) ctx.lineTo(x, y);
         ctx.stroke();
+      } else {
+        const [ox, oy] = pred.objectDir;
+        const reach = Math.min(R + 420, this.guide.geometry.toCushion(start, ox, oy));
+        if (reach > R) {
+          ctx.beginPath();
+          ctx.moveTo(start[0] + ox * R, start[1] + oy * R);
+          ctx.lineTo(start[0] + ox * reach, start[1] + oy * reach);
+          ctx.stroke();
+        }
       }
       // The cue ball's path just after the contact: its slide's curve, then its roll.
       ctx.strokeStyle = "rgba(255,255,255,0.35)";
@@ -129,14 +161,46 @@ export class AimPainter {
     }
     this.drawCue(ctx, cue, aim);
     ctx.restore();
+    if (words) this.drawLabel(ctx, view, pred.ghost, words);
+    this.last = {
+      mine, target: pred.target, end: pred.end, bank: pred.bank,
+      rebound: pred.rebound ? pred.rebound.length : 0, objectEnd: pred.objectEnd || null,
+      foul: foul ? { ...foul, words } : null,
+    };
     return pred;
   }
 
-  drawCue(ctx, cue, aim) {
+  /** Words by a point of the table (a foul's ghost), upright on the screen however the table
+   * lies: white on red, under the point (over it at the canvas's foot), inside the canvas. */
+  drawLabel(ctx, view, at, words) {
+    if (!view.toScreen) return; // a bare view (the unit tests' canvas) has no screen
+    const dpr = view.dpr || 1;
+    const [x, y] = view.toScreen(at);
+    const gap = this.R * view.scale + 6;
+    ctx.save();
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.font = "600 12px system-ui, sans-serif";
+    const w = ctx.measureText(words).width + 12;
+    const h = 20;
+    // Under the ghost, clear of the object ball's line, which leaves it the other way.
+    const width = view.cssWidth || w;
+    const left = Math.max(0, Math.min(width - w, x - w / 2));
+    const height = view.cssHeight || y + gap + h;
+    const top = y + gap + h <= height ? y + gap : Math.max(0, y - gap - h);
+    ctx.fillStyle = "rgba(150,16,16,0.92)";
+    ctx.fillRect(left, top, w, h);
+    ctx.fillStyle = "#fff";
+    ctx.textBaseline = "middle";
+    ctx.fillText(words, left + 6, top + h / 2);
+    ctx.restore();
+  }
+
+  /** The cue behind the cue ball at `cue`, along `aim.angle`, its tip `pull` mm behind the
+   * ball's surface (by default where it stands at the address, drawn back with the power). */
+  drawCue(ctx, cue, aim, pull = addressPull(aim.speed)) {
     const { R } = this;
     const dx = Math.cos(aim.angle);
     const dy = Math.sin(aim.angle);
-    const pull = 12 + aim.speed * 14;
     const length = 1450;
     const tip = [cue[0] - dx * (R + pull), cue[1] - dy * (R + pull)];
     const nx = -dy;

@@ -19,7 +19,9 @@ export class ClubSocket extends ReconnectingSocket {
       pingEvery: PING_EVERY,
       silentLimit: SILENT_LIMIT,
       backoff: BACKOFF,
-      why: { [codes.flood]: "flood", [codes.full]: "full", [codes.signed_out]: "signed_out" },
+      // Why, as a code the page words (clubtext.js `connectionText`).
+      why: { [codes.flood]: "flood", [codes.full]: "full", [codes.signed_out]: "signed_out",
+        [codes.moved]: "moved", [codes.unavailable]: "unavailable" },
       stopOn: [codes.signed_out],
       onMessage,
       onState,

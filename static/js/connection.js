@@ -1,7 +1,7 @@
 // The match websocket (socket.js): its hello and ping carry the last event version applied
 // (`versionOf()`), so a reconnected or silent socket is sent what it missed (the resync);
-// its state goes to `onState` with the reason as a code (not_found, flood, full, resync),
-// not words. `protocol` and `closeCodes` are the page constants' (constants.js).
+// its state goes to `onState` with the reason as a code (not_found, flood, full, moved,
+// unavailable, resync), not words (panels.js words them: "connection.why.*"). `protocol` and `closeCodes` are the page constants' (constants.js).
 
 import { ReconnectingSocket } from "./socket.js";
 
@@ -20,7 +20,8 @@ export class Connection extends ReconnectingSocket {
       backoff: BACKOFF,
       // Why, as a code the page words (i18n.js "connection.why.*").
       why: { [closeCodes.not_found]: "not_found", [closeCodes.flood]: "flood",
-        [closeCodes.full]: "full" },
+        [closeCodes.full]: "full", [closeCodes.moved]: "moved",
+        [closeCodes.unavailable]: "unavailable" },
       stopOn: [closeCodes.not_found],
       onMessage,
       onState,

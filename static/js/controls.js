@@ -81,6 +81,22 @@ export class Controls {
     this.panels.notice(t("place.refused", { why: refusalText(why) }), ms ? { ms } : undefined);
   }
 
+  /** Take a hint's stroke (hint.js) as the aim: its direction, power, spin and, from hand, its
+   * cue ball's place. The player still strikes. False if it cannot be taken now. */
+  takeHint(hint) {
+    const { view, aim } = this;
+    if (!view.ready() || !hint) return false;
+    const { angle, speed, side, height, cue_ball: cueBall } = hint.aim;
+    if (this.placing() && cueBall) {
+      if (this.refusal(cueBall)) return false;
+      aim.cueBall = cueBall;
+    }
+    Object.assign(aim, { angle, speed, side, height });
+    this.changed();
+    view.refresh();
+    return true;
+  }
+
   /** Play the stroke aimed. */
   strike() {
     const { view, client, aim, panels } = this;
@@ -112,10 +128,19 @@ export class Controls {
     const { view, client, panels } = this;
     if (!view.canAct()) return;
     const n = view.shown.scoreboard.frame_number;
-    const name = client.players[client.seat === "A" ? "B" : "A"];
+    const other = client.seat === "A" ? "B" : "A";
+    const name = client.players[other];
+    // Conceding the frame that gives the other the match ends the match: no next frame; a
+    // claim against a player who is here is for stalling (rules/presence.py).
+    const { frames } = view.shown.scoreboard;
+    const last = type === "concede" && scope === "frame" && Boolean(frames)
+      && frames[other] + 1 >= view.shown.frames_to_win;
+    const seen = client.presence && client.presence.players && client.presence.players[other];
+    const here = type === "claim" && Boolean(seen && seen.online);
+    const said = here ? "stalling" : `text${last ? "_last" : ""}`;
     const ask = {
       title: t(`confirm.${type}_${scope}`, { n }),
-      text: t(`confirm.${type}_${scope}.text`, { n, name }),
+      text: t(`confirm.${type}_${scope}.${said}`, { n, name }),
       yes: t(`confirm.${type}_${scope}.yes`),
     };
     if (!(await panels.confirm(ask))) return;

@@ -6,6 +6,7 @@
 
 import { num, t } from "./i18n.js";
 import { powerText } from "./panels.js";
+import { powerScale, powerWords } from "./power.js";
 import { ballName, spinLabel } from "./story.js";
 
 export class ControlsPanel {
@@ -37,8 +38,11 @@ export class ControlsPanel {
     el("aim-fine").setAttribute("aria-valuenow", degrees);
     el("aim-fine").setAttribute("aria-valuetext", `${num(Number(degrees), 2)}°`);
     el("power").value = String(aim.speed);
-    el("power").setAttribute("aria-valuetext", powerText(aim.speed));
+    // The power in a player's terms beside the figure (power.js, from the guide's model).
+    const scale = powerWords(powerScale(this.painter.guide, aim.speed, aim.height));
+    el("power").setAttribute("aria-valuetext", `${powerText(aim.speed)}, ${scale}`);
     el("power-value").textContent = powerText(aim.speed);
+    el("power-scale").textContent = scale;
     const label = spinLabel(aim.side, aim.height);
     el("spin-value").textContent = label;
     el("spin").setAttribute("aria-valuetext", label);

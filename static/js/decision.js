@@ -23,6 +23,17 @@ export function decisionMarks(snap, focus = null) {
   };
 }
 
+/** Where an arrow key moves among `count` options from `at` (a list's keys: ↓/→ the next,
+ * ↑/← the one before, round; Home, End), or null for another key. */
+export function stepAmong(count, at, key) {
+  if (!count) return null;
+  const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
+  if (key === "Home") return 0;
+  if (key === "End") return count - 1;
+  if (!(key in moves)) return null;
+  return (Math.max(0, at) + moves[key] + count) % count;
+}
+
 export class DecisionPanel {
   /** `el(testid)`; `changed()` when the option pointed at changes (the table redraws). */
   constructor(el, changed) {
@@ -42,6 +53,14 @@ export class DecisionPanel {
     });
     box.addEventListener("pointerleave", () => this.point(null));
     box.addEventListener("focusout", () => this.point(null));
+    // The options answer the arrow keys as a list does (Tab still goes through them).
+    box.addEventListener("keydown", (e) => {
+      const items = [...box.querySelectorAll("[data-option]")];
+      const to = stepAmong(items.length, items.indexOf(e.target), e.key);
+      if (to === null) return;
+      items[to].focus({ preventScroll: true });
+      e.preventDefault();
+    });
   }
 
   point(option) {

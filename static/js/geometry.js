@@ -12,6 +12,10 @@ const D_EPS = 1e-9;
 const TOUCH_EPS = 1e-7;
 // Where the default aim may send the cue ball's centre past a ball's, in ball radii: full on
 // first, then ever thinner either side (2 would be a touch).
+// The break-off's default aim: the cue ball's path passes this many ball diameters outside the
+// centre of the end red of the back row (thin, off the top and side cushions and back to
+// baulk, as the computer's break-off is: docs/opponent.md, "The break-off").
+const BREAK_OFF_THIN = 0.8;
 const CONTACTS = [0, 0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 1, -1, 1.25, -1.25, 1.5, -1.5,
   1.75, -1.75, 1.9, -1.9];
 
@@ -74,6 +78,26 @@ export class Geometry {
       if (this.predict(cue, angle, balls).target === id) return angle;
     }
     return null;
+  }
+
+  /** The break-off's default aim from `cue`: thin on the outside of the end red of the back
+   * row (`on`: the server's balls on, the reds), the end on the cue ball's side of the table.
+   * {angle, target}, or null if that line does not meet that red first. */
+  breakOffAim(cue, on, balls) {
+    const reds = on.filter((id) => balls[id]);
+    if (!reds.length) return null;
+    const back = Math.max(...reds.map((id) => balls[id][1]));
+    const row = reds.filter((id) => Math.abs(balls[id][1] - back) < 1);
+    const side = cue[0] >= 0 ? 1 : -1;
+    const end = row.reduce((a, b) => (balls[b][0] * side > balls[a][0] * side ? b : a));
+    const p = balls[end];
+    const d = Math.hypot(p[0] - cue[0], p[1] - cue[1]);
+    const off = BREAK_OFF_THIN * 2 * this.R;
+    if (!(d > off)) return null;
+    // Outside: the path passes the red on the cushion's side of it.
+    const outward = Math.sign(p[0]) || side;
+    const angle = Math.atan2(p[1] - cue[1], p[0] - cue[0]) - outward * Math.asin(off / d);
+    return this.predict(cue, angle, balls).target === end ? { angle, target: end } : null;
   }
 
   /** The default aim from `cue`: at the nearest ball on that can be hit (`on`: the server's

@@ -4,8 +4,14 @@
 
 // Pure (tested with node --test); aiming.js draws it (`drawHint`).
 
+import { t } from "./i18n.js";
+import { powerText } from "./panels.js";
+import { spinLabel } from "./story.js";
+
 // The refusals the page words itself (lang/*.js "advice.<code>"); any other: "advice.failed".
-const REFUSALS = new Set(["rate_limited", "no_stroke", "not_yours", "not_logged_in"]);
+const REFUSALS = new Set([
+  "rate_limited", "no_stroke", "not_yours", "not_logged_in", "playing", "live_position",
+]);
 
 const finite = (x) => typeof x === "number" && Number.isFinite(x);
 const point = (p) => Array.isArray(p) && p.length === 2 && p.every(finite);
@@ -23,6 +29,14 @@ export function parseHint(data) {
     aim: { angle, speed, side, height, cue_ball: cueBall ?? null },
     leave: point(data.leave) ? data.leave : null,
   };
+}
+
+/** What the hint says: the kind of stroke, then its power and spin, in the controls' words. */
+export function hintText(hint) {
+  const { speed, side, height } = hint.aim;
+  return `${t(`advice.kind.${hint.kind}`)} ${t("advice.stroke", {
+    power: powerText(speed), spin: spinLabel(side, height),
+  })}`;
 }
 
 /** The catalogue key for a refusal's code. */

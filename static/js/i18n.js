@@ -36,8 +36,15 @@ export class Translator {
       const form = this.plural.select(Number(params.n));
       entry = Object.hasOwn(entry, form) ? entry[form] : entry.other;
     }
-    const guest = key === "player.guest" ? null : this.t("player.guest");
-    return format(entry, shownNames(params, guest));
+    if (key.startsWith("player.")) return format(entry, params); // the names' own words
+    return format(entry, shownNames(params, this.t("player.guest"), this.computers()));
+  }
+
+  /** The computer's name at each level: "Computer · Pro". */
+  computers() {
+    return Object.fromEntries(
+      ["novice", "club", "pro"].map((level) => [level, this.t(`player.computer.${level}`)]),
+    );
   }
 
   /** A number as this language writes it, with `digits` decimals at most (at least `min`). */
@@ -59,7 +66,7 @@ export function t(key, params) {
 
 /** A player's name as the page shows it (a guest's marker in words: "alice (гость)"). */
 export function playerName(name) {
-  return shownName(name, current.t("player.guest"));
+  return shownName(name, current.t("player.guest"), current.computers());
 }
 
 export function num(value, digits = 2, min = 0) {

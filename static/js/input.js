@@ -2,7 +2,8 @@
 // stroke, decisions, concessions and claims, the settings. Every control works from the
 // keyboard and by touch: the table by drag, arrow keys or the turn buttons (coarse and fine
 // steps), the cue ball from hand by a tap in the D or the "place" button (then Alt+arrows
-// move it), the power by its slider or its − and + buttons, the spin by a tap on the cue
+// move it), the power by its slider, its − and + buttons or, by touch, a drag back along the
+// cue drawn on the table (powerdrag.js), the spin by a tap on the cue
 // ball or arrow keys on it. Requests go through the client (client.js); what they change on
 // screen is the view's (view.js).
 //
@@ -14,12 +15,16 @@
 import { normaliseAngle } from "./aiming.js";
 import { AimSender, BROWSER_CLOCK, Controls } from "./controls.js";
 import { t } from "./i18n.js";
+import { draggedPower, onCue } from "./powerdrag.js";
 import { vernierTurn } from "./vernier.js";
+import { pinchOf, pinchZoom, zoomAbout } from "./zoom.js";
 
 const GRAB = 2.5; // ball radii: how near the cue ball a press picks it up to move it
 const POWER_STEP = 0.1; // m/s, the − and + buttons (the slider's own step)
 const TIP_STEP = 0.05; // ball radii, an arrow key on the spin control
 const NUDGE = 5; // mm, Alt+arrow on the table moves the cue ball from hand
+const WHEEL = 0.0015; // the zoom's factor is e^(−this × the wheel's deltaY)
+const BIG_TURN = 5; // degrees a Page Up or Page Down turns the cue
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
 /** The power: its slider and its − and + buttons, to the slider's step within the limits. */
@@ -155,19 +160,28 @@ export function bindButtons(c, canvas) {
   el("rack-now").addEventListener("click", () => view.endHold());
 }
 
-/** The page's settings: sound, the kept stroke, the zoom; remembered by the browser. Audio may
- * start only after a gesture: a saved "on" takes effect at the first one. */
+/** The page's settings: sound (the settings' box and the turn bar's speaker, one tap), the
+ * kept stroke, the zoom; remembered by the browser. Audio may start only after a gesture: the
+ * sound, on by default, takes effect at the first one. */
 export function bindSettings({ el, settings, sounds, view, doc }) {
   const sound = el("table-sound");
+  const speaker = el("sound-toggle");
   const keep = el("keep-stroke");
   const zoom = el("zoom");
-  sound.checked = settings.get("sound");
+  const showSound = () => {
+    sound.checked = settings.get("sound");
+    speaker.setAttribute("aria-pressed", String(settings.get("sound")));
+  };
+  const setSound = (on) => {
+    settings.set("sound", on);
+    sounds.enable(on);
+    showSound();
+  };
+  showSound();
   keep.checked = settings.get("keepStroke");
   zoom.setAttribute("aria-pressed", String(settings.get("zoom")));
-  sound.addEventListener("change", () => {
-    settings.set("sound", sound.checked);
-    sounds.enable(sound.checked);
-  });
+  sound.addEventListener("change", () => setSound(sound.checked));
+  speaker.addEventListener("click", () => setSound(!settings.get("sound")));
   keep.addEventListener("change", () => settings.set("keepStroke", keep.checked));
   zoom.addEventListener("click", () => {
     settings.set("zoom", !settings.get("zoom"));
@@ -181,25 +195,62 @@ export function bindSettings({ el, settings, sounds, view, doc }) {
   doc.addEventListener("keydown", wake, { once: true });
 }
 
-/** The table by pointer: a press aims the cue at the point (and a drag keeps aiming); from
+/** The table by pointer: a press aims the cue at the point (and a drag keeps aiming); a
+ * finger on the cue drawn behind the cue ball pulls it back for power (powerdrag.js); from
  * hand, a press in the D places the cue ball and a drag from it moves it, a marker showing
- * where it would go and whether it may. */
-export function bindPointer(c, canvas, tableView) {
+ * where it would go and whether it may. Two fingers pinch and pan the table, and the wheel
+ * zooms it, for anyone at the table (zoom.js; `zoomer.set({zoom, focus} or null)`): a second
+ * finger gives back the aim the first one moved. */
+export function bindPointer(c, canvas, tableView, zoomer = null) {
   const { aim, view, panels } = c;
-  let dragging = false; // "aim", "cue" (moving the cue ball in the D) or false
-  const tablePoint = (e) => {
+  // "aim", "cue" (moving the cue ball in the D), "power" (a finger pulling the cue) or false
+  let dragging = false;
+  let pull = null; // {from (table mm), speed}: where a finger took the cue, and the power then
+  const fingers = new Map(); // pointer id -> where it is (canvas CSS px)
+  let pinch = null; // the pinch as it began, while two fingers are down
+  let before = null; // the aim's angle when the press began
+  const local = (e) => {
     const rect = canvas.getBoundingClientRect();
-    return tableView.toTable([e.clientX - rect.left, e.clientY - rect.top]);
+    return [e.clientX - rect.left, e.clientY - rect.top];
   };
+  const tablePoint = (e) => tableView.toTable(local(e));
   const aimAt = (p, cue) => {
     aim.angle = Math.atan2(p[1] - cue[1], p[0] - cue[0]);
     c.changed();
   };
+  const twoFingers = () => pinchOf(...[...fingers.values()].slice(0, 2));
+
+  if (zoomer) {
+    canvas.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      zoomer.set(zoomAbout(tableView, Math.exp(-e.deltaY * WHEEL), local(e)));
+    }, { passive: false });
+  }
 
   canvas.addEventListener("pointerdown", (e) => {
-    if (!view.ready()) return;
+    fingers.set(e.pointerId, local(e));
+    if (zoomer && fingers.size === 2) {
+      if (dragging === "aim" && before !== null) {
+        aim.angle = before;
+        c.changed();
+      }
+      dragging = false;
+      const now = twoFingers();
+      pinch = {
+        pinch: now,
+        view: {
+          zoom: tableView.zoom, fit: tableView.fit, cssWidth: tableView.cssWidth,
+          cssHeight: tableView.cssHeight, upright: tableView.upright,
+          under: tableView.toTable(now.mid),
+        },
+      };
+      return;
+    }
+    if (fingers.size > 1 || !view.ready()) return;
+    before = aim.angle;
     const p = tablePoint(e);
-    canvas.focus({ preventScroll: true });
+    // The keys act on the table from now; no focus ring for a click (a Tab still shows it).
+    canvas.focus({ preventScroll: true, focusVisible: false });
     const cue = view.cuePosition();
     if (c.placing() && !cue) {
       if (c.geometry.nearD(p)) c.place(p);
@@ -208,17 +259,30 @@ export function bindPointer(c, canvas, tableView) {
     }
     if (!cue) return;
     const grab = GRAB * c.geometry.R;
-    dragging = c.placing() && Math.hypot(p[0] - cue[0], p[1] - cue[1]) < grab ? "cue" : "aim";
+    const scale = tableView.scale || 1;
+    if (c.placing() && Math.hypot(p[0] - cue[0], p[1] - cue[1]) < grab) dragging = "cue";
+    else if (e.pointerType === "touch" && onCue(p, cue, aim.angle, aim.speed, c.geometry.R, scale)) {
+      dragging = "power";
+      pull = { from: p, speed: aim.speed };
+    } else dragging = "aim";
     canvas.setPointerCapture(e.pointerId);
     if (dragging === "aim") aimAt(p, cue);
   });
 
   canvas.addEventListener("pointermove", (e) => {
+    if (fingers.has(e.pointerId)) fingers.set(e.pointerId, local(e));
+    if (pinch) {
+      if (fingers.size >= 2) zoomer.set(pinchZoom(pinch, twoFingers()));
+      return;
+    }
     if (!view.ready()) return;
     const p = tablePoint(e);
     const cue = view.cuePosition();
     if (dragging === "aim" && cue) {
       aimAt(p, cue);
+    } else if (dragging === "power") {
+      aim.speed = draggedPower(pull.from, p, aim.angle, pull.speed, tableView.scale || 1, c.stroke);
+      c.changed();
     } else if (dragging === "cue") {
       const why = c.refusal(p);
       if (!why) {
@@ -233,7 +297,13 @@ export function bindPointer(c, canvas, tableView) {
     }
   });
 
-  const endDrag = () => {
+  const endDrag = (e) => {
+    fingers.delete(e.pointerId);
+    if (pinch) {
+      if (fingers.size < 2) pinch = null;
+      dragging = false;
+      return;
+    }
     if (dragging === "cue" && aim.hover && aim.hover.refusal) c.refused(aim.hover.refusal, 4000);
     dragging = false;
     if (aim.hover && aim.cueBall) {
@@ -280,6 +350,11 @@ export function bindKeys(c, canvas, tableView, doc) {
     const tag = (e.target && e.target.tagName) || "";
     if (["INPUT", "SELECT", "TEXTAREA", "BUTTON"].includes(tag) && e.target !== canvas) return;
     if (e.target === spin) return;
+    if ((e.key === "s" || e.key === "S") && !e.ctrlKey && !e.metaKey && view.playback.anim) {
+      view.skip(); // any watcher's, and the player's: the stroke's animation to its end
+      e.preventDefault();
+      return;
+    }
     if (!view.ready()) return;
     const onTable = e.target === canvas;
     if (e.altKey && ARROWS[e.key] && onTable) {
@@ -302,6 +377,15 @@ export function bindKeys(c, canvas, tableView, doc) {
       // ← turns the cue anticlockwise on the screen (which is anticlockwise on the table too).
       aim.rotate(e.key === "ArrowLeft" ? 1 : -1, e.shiftKey);
       c.changed();
+      e.preventDefault();
+    } else if (e.key === "PageUp" || e.key === "PageDown") {
+      // A big turn (across the table in a dozen presses, not 65): Page Up as ←.
+      aim.turn(e.key === "PageUp" ? BIG_TURN : -BIG_TURN);
+      c.changed();
+      e.preventDefault();
+    } else if (onTable && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
+      // The power from the table, as its − and + buttons set it: no Tab away to aim and hit.
+      el(e.key === "ArrowUp" ? "power-up" : "power-down").click();
       e.preventDefault();
     }
   });
@@ -329,8 +413,9 @@ export function bindFocus(c, doc) {
 /** Every control of the match page, bound. `constants`: the page constants (their stroke
  * limits); `geometry`: the table's. */
 export function bindInput({ panels, view, client, conn, aim, canvas, tableView, settings, sounds,
-  constants, geometry, clock = BROWSER_CLOCK, doc = document }) {
+  constants, geometry, zoomer = null, clock = BROWSER_CLOCK, doc = document }) {
   const sender = new AimSender({ view, conn, aim, clock });
+  view.announceAim = () => sender.send();
   const c = new Controls({
     panels, view, client, aim, geometry, stroke: constants.stroke, changed: () => sender.changed(),
   });
@@ -340,7 +425,8 @@ export function bindInput({ panels, view, client, conn, aim, canvas, tableView, 
   bindSpin(c);
   bindButtons(c, canvas);
   bindSettings({ el: panels.el, settings, sounds, view, doc });
-  bindPointer(c, canvas, tableView);
+  bindPointer(c, canvas, tableView, zoomer);
   bindKeys(c, canvas, tableView, doc);
   bindFocus(c, doc);
+  return c;
 }

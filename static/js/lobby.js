@@ -4,7 +4,9 @@
 // server translated; figures are filled in by clubtext.js.
 
 import { ClubSocket, readPage } from "./clubsocket.js";
-import { Words, challengeWho, countdown, describeFormat, matchFigures } from "./clubtext.js";
+import {
+  Words, challengeWho, connectionText, countdown, describeFormat, matchFigures,
+} from "./clubtext.js";
 import { LobbyState } from "./lobbystate.js";
 import { Notices, setSound, soundOn } from "./notices.js";
 
@@ -17,10 +19,23 @@ const notices = me ? new Notices({ page, words }) : null;
 const $ = (id) => root.querySelector(`[data-testid="${id}"]`);
 let connection = "connecting";
 
+/** A field's words: a string, or pieces with the players' names apart (clubtext.js
+ * `formatParts`), each name drawn as the server's `player` filter draws it. */
 function fill(el, field, text) {
   const target = el.querySelector(`[data-field="${field}"]`);
-  if (target) target.textContent = text;
+  if (target) target.replaceChildren(...(Array.isArray(text) ? text.map(draw) : [text]));
   return target;
+}
+
+/** A name in a `name` span (site.css: shortened when long, whole in its title and to screen
+ * readers); text as it is. */
+function draw(piece) {
+  if (typeof piece === "string") return piece;
+  const span = document.createElement("span");
+  span.className = "name";
+  span.title = piece.name;
+  span.textContent = piece.name;
+  return span;
 }
 
 function matchRow(row) {
@@ -37,7 +52,7 @@ function challengeRow(row, role) {
   const el = document.getElementById("tpl-challenge").content.firstElementChild.cloneNode(true);
   el.dataset.id = String(row.id);
   el.dataset.kind = row.kind;
-  const who = fill(el, "who", challengeWho(row, role, words));
+  const who = fill(el, "who", challengeWho(row, role, words, "parts"));
   who.href = `/challenges/${row.id}/`;
   fill(el, "format", describeFormat(row, words));
   el.querySelector('[data-field="expires"]').dataset.expires = row.expires;
@@ -56,9 +71,32 @@ function challengeRow(row, role) {
   return el;
 }
 
+/** A member online: their name, and a Challenge link for a member viewing (not a guest, not a
+ * visitor). */
+function onlineRow(name) {
+  const el = document.getElementById("tpl-online").content.firstElementChild.cloneNode(true);
+  const shown = el.querySelector('[data-field="name"]');
+  shown.textContent = name;
+  shown.title = name;
+  const challenge = el.querySelector('[data-field="challenge"]');
+  const to = $("online").dataset.challenge;
+  if (to) {
+    challenge.hidden = false;
+    challenge.href = `${to}?${new URLSearchParams({ opponent: name })}`;
+    challenge.setAttribute("aria-label", words.t("challenge_name", { name }));
+  }
+  return el;
+}
+
+/** A list drawn again only when its rows changed: a redraw for another list's sake (someone
+ * came online) would take the keyboard's focus off an Accept button, or the text being
+ * selected. */
 function list(id, rows, make) {
   const ul = $(id);
   if (!ul) return;
+  const drawn = JSON.stringify(rows);
+  if (ul.dataset.drawn === drawn) return;
+  ul.dataset.drawn = drawn;
   ul.replaceChildren(...rows.map(make));
   const empty = root.querySelector(`[data-empty="${id}"]`);
   if (empty) empty.hidden = rows.length > 0;
@@ -67,6 +105,16 @@ function list(id, rows, make) {
 function render() {
   const now = Date.now();
   list("live-matches", state.live(), matchRow);
+  const computers = root.querySelector('[data-testid="computer-live"]');
+  if (computers) {
+    computers.hidden = state.computerLive === 0;
+    computers.textContent = words.t("computer_live", { n: state.computerLive });
+  }
+  const online = state.others();
+  list("online", online.names, onlineRow);
+  const more = $("online-more");
+  more.hidden = online.more === 0;
+  more.textContent = words.t("online_more", { n: online.more });
   list("open-challenges", state.open(now), (r) => challengeRow(r, "open"));
   if (me) {
     list("my-matches", state.mine(), matchRow);
@@ -130,14 +178,11 @@ function receive(msg) {
   render();
 }
 
-function setConnection(stateName) {
+function setConnection(stateName, why) {
   connection = stateName;
   const el = $("lobby-connection");
   el.dataset.state = stateName;
-  el.textContent = words.t(
-    { open: "live", reconnecting: "reconnecting", connecting: "connecting" }[stateName] ||
-      "reconnecting",
-  );
+  el.textContent = connectionText(stateName, why, words);
 }
 
 // --- the member's alerts: sound and desktop notifications -----------------------------------
@@ -167,6 +212,7 @@ window.clubLobby = () => {
       live: state.live(),
       open: ids(state.open(now)),
       mine: ids(state.mine()),
+      online: state.others(),
       incoming: me ? ids(notices.board.waitingFor(now)) : [],
       outgoing: me ? ids(notices.board.sentBy(now)) : [],
     }),

@@ -23,6 +23,9 @@ function replaced(known, rows) {
   return fresh;
 }
 
+// The most members online the lobby lists; the rest are counted ("and N more").
+export const ONLINE_SHOWN = 50;
+
 export class LobbyState {
   constructor(me) {
     this.me = me;
@@ -30,6 +33,9 @@ export class LobbyState {
     this.challenges = new Map(); // open challenges by anyone: id -> row
     this.updates = 0;
     this.finished = 0; // matches seen to finish: the recent results are read again after each
+    this.computerLive = 0; // matches against the computer: counted, never listed
+    this.online = []; // members online now, sorted (the server's first 200)
+    this.onlineCount = 0; // how many
   }
 
   /** A whole new picture (after every connection): what it lists, each row at the newest
@@ -37,6 +43,9 @@ export class LobbyState {
   welcome(msg) {
     this.matches = replaced(this.matches, [...msg.matches, ...msg.my_matches]);
     this.challenges = replaced(this.challenges, msg.open);
+    this.computerLive = msg.computer_live || 0;
+    this.online = msg.online || [];
+    this.onlineCount = msg.online_count || 0;
   }
 
   /** Merge an update; returns how many rows changed. */
@@ -52,6 +61,15 @@ export class LobbyState {
       }
     }
     for (const row of msg.challenges) changed += newest(this.challenges, row) ? 1 : 0;
+    if (msg.computer_live !== undefined && msg.computer_live !== this.computerLive) {
+      this.computerLive = msg.computer_live;
+      changed += 1;
+    }
+    if (msg.online != null) {
+      this.online = msg.online;
+      this.onlineCount = msg.online_count ?? msg.online.length;
+      changed += 1;
+    }
     return changed;
   }
 
@@ -62,7 +80,7 @@ export class LobbyState {
 
   live() {
     return [...this.matches.values()]
-      .filter((m) => m.status === "live" && !m.practice)
+      .filter((m) => m.status === "live" && !m.practice && !m.computer)
       .sort((a, b) => b.id - a.id);
   }
 
@@ -70,6 +88,15 @@ export class LobbyState {
     return [...this.matches.values()]
       .filter((m) => m.status === "live" && (m.players.A === this.me || m.players.B === this.me))
       .sort((a, b) => b.id - a.id);
+  }
+
+  /** The members online to list for this viewer: not themselves, the first `cap`, and how many
+   * more there are. */
+  others(cap = ONLINE_SHOWN) {
+    const others = this.online.filter((name) => name !== this.me);
+    const names = others.slice(0, cap);
+    const self = this.online.includes(this.me) ? 1 : 0;
+    return { names, more: Math.max(0, this.onlineCount - self - names.length) };
   }
 
   open(now) {

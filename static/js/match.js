@@ -3,17 +3,21 @@
 // the page constants (constants.js) passed to each, and offers a read-only hook to the
 // browser tests.
 
+import { guideOf } from "./aids.js";
 import { Aim, AimPainter } from "./aiming.js";
 import { MatchClient } from "./client.js";
 import { Connection } from "./connection.js";
 import { CONSTANTS, GEOMETRY, GUIDE } from "./constants.js";
+import { lead } from "./cueswing.js";
 import { DecisionPanel, decisionMarks } from "./decision.js";
-import { askHint, refusalKey } from "./hint.js";
+import { askHint, hintShown, hintText, refusalKey } from "./hint.js";
 import { language, t, translatePage } from "./i18n.js";
+import { ChatPanel } from "./chatpanel.js";
 import { bindInput } from "./input.js";
 import { LogPanel } from "./logpanel.js";
 import { MatchEnd } from "./matchend.js";
 import { Panels } from "./panels.js";
+import { fitTable } from "./phonefit.js";
 import { Playback } from "./playback.js";
 import { Scene } from "./scene.js";
 import { Settings } from "./settings.js";
@@ -33,7 +37,7 @@ const panels = new Panels(root);
 const canvas = root.querySelector("#table");
 const tableView = new TableView(canvas, CONSTANTS.table);
 const aim = new Aim(CONSTANTS.stroke);
-const playback = new Playback(PLAYBACK);
+const playback = new Playback(PLAYBACK, lead(CONSTANTS.cue_swing));
 const story = new Story();
 const settings = new Settings(window.localStorage);
 const sounds = new Sounds();
@@ -66,6 +70,16 @@ const conn = new Connection({
   },
 });
 
+const chat = new ChatPanel({
+  el: panels.el,
+  send: (message) => conn.send(message),
+  announce: (text) => panels.announce(text),
+  seat: root.dataset.seat || null,
+  kind: root.dataset.chat,
+  chat: CONSTANTS.chat,
+  me: root.dataset.me,
+});
+
 const decision = new DecisionPanel(panels.el, () => {
   view.dirty = true;
 });
@@ -75,7 +89,7 @@ const logPanel = new LogPanel({
   players: () => client.players,
   ask: (frame) => client.askLog(frame),
 });
-const painter = new AimPainter(GUIDE, CONSTANTS.stroke);
+const painter = new AimPainter(GUIDE, CONSTANTS.stroke, { guide: guideOf(root.dataset.guide) });
 const view = new MatchView({
   root, panels, decision, logPanel, story, painter, client, playback, aim, conn, settings, sounds,
   constants: CONSTANTS, geometry: GEOMETRY, rate: PLAYBACK,
@@ -88,15 +102,31 @@ coarse.addEventListener("change", () => {
   view.touch = coarse.matches;
   view.refresh();
 });
+panels.el("skip").addEventListener("click", () => view.skip());
 const matchEnd = new MatchEnd({ el: panels.el("match-end-panel"), url: root.dataset.end, matchId });
-bindInput({
+// A pinch or the wheel zooms the table (zoom.js); the zoom button goes back to its own view.
+const zoomer = {
+  set(z) {
+    scene.manual = z;
+    view.dirty = true;
+  },
+};
+panels.el("zoom").addEventListener("click", () => zoomer.set(null));
+const controls = bindInput({
   panels, view, client, conn, aim, canvas, tableView, settings, sounds, constants: CONSTANTS,
-  geometry: GEOMETRY,
+  geometry: GEOMETRY, zoomer,
 });
 if (settings.get("sound")) sounds.enable(true);
 
-// The hint at a practice table (its member only: the template gives the URL to them alone).
+// The hint at a practice table (its member only: the template gives the URL to them alone),
+// with its power and spin in words and "Play this", which takes it as the aim.
 const hintButton = panels.el("pro-hint");
+const playHint = panels.el("pro-hint-play");
+playHint.addEventListener("click", () => {
+  if (!hintShown(view.proHint, view.shown) || !controls.takeHint(view.proHint)) {
+    playHint.hidden = true;
+  }
+});
 if (root.dataset.hint) {
   hintButton.hidden = false;
   hintButton.addEventListener("click", async () => {
@@ -107,7 +137,8 @@ if (root.dataset.hint) {
     if (answer.hint) {
       view.proHint = answer.hint;
       view.dirty = true;
-      panels.notice(t(`advice.kind.${answer.hint.kind}`), { ms: 6000 });
+      playHint.hidden = false;
+      panels.notice(hintText(answer.hint), { ms: 8000 });
     } else {
       panels.notice(t(refusalKey(answer.code)), { ms: 6000, error: true });
     }
@@ -115,6 +146,14 @@ if (root.dataset.hint) {
 }
 
 function receive(msg) {
+  if (msg.type === "line" || msg.type === "lines") {
+    chat.receive(msg);
+    return;
+  }
+  if (msg.type === "error" && msg.code.startsWith("chat_")) {
+    chat.refused(msg.message);
+    return;
+  }
   const { snapshot, first, error, log } = client.receive(msg);
   if (snapshot) view.reset(snapshot, first);
   if (log) view.loaded(log);
@@ -125,9 +164,8 @@ function receive(msg) {
     if (view.shown) panels.scoreboard(view.shown, client.players, client.presence, view.connection);
     view.refresh();
     view.refreshAway();
-  } else if (msg.type === "aim") {
-    view.remoteAim = msg;
-    view.dirty = true;
+  } else if (msg.type === "aim" || msg.type === "thinking") {
+    view.relayed(msg);
   } else if (!log) {
     view.pump(performance.now());
     view.refresh();
@@ -148,6 +186,7 @@ setInterval(() => {
   logPanel.tick();
   const snap = view.shown;
   const over = Boolean(snap && snap.status === "finished" && !playback.anim);
+  chat.over = over;
   // Notices (static/js/notices.js) send a player to an accepted challenge's table, but not
   // from the middle of a match of theirs.
   document.body.dataset.playing = String(Boolean(client.seat && snap && !over));
@@ -197,12 +236,14 @@ window.snookerState = () => {
         : {},
       calls: view.calls,
       presented: view.presented,
+      scoredEarly: view.scoredEarly,
       log: { frame: shown, versions: held ? held.entries.map((e) => e.version) : [] },
       spectators: client.presence ? client.presence.spectators : null,
       ready: view.ready(),
       aim: { angle: aim.angle, speed: aim.speed, side: aim.side, height: aim.height,
         cue_ball: aim.cueBall, target: view.target() },
       remoteAim: view.remoteAim,
+      thinking: panels.el("thinking").hidden ? null : panels.el("thinking").textContent,
       lastMotion: view.lastMotion,
       clock: client.clock,
       shotClock: panels.el("shot-clock").hidden ? null : panels.el("shot-clock").textContent.trim(),
@@ -212,7 +253,9 @@ window.snookerState = () => {
       sounds: sounds.played,
       marks: snap ? decisionMarks(snap, decision.focus) : null,
       hint: view.proHint,
+      guide: { kind: root.dataset.guide, drawn: painter.last },
       zoom: tableView.zoom,
+      swing: scene.swung,
       upright: tableView.upright,
     }),
   );
@@ -230,6 +273,7 @@ window.snookerSocket = () => conn.ws;
 
 // --- go ------------------------------------------------------------------------------------------
 document.title = t("title.match", { a: client.players.A, b: client.players.B });
+fitTable({ root, player: Boolean(root.dataset.seat) });
 tableView.resize();
 view.refresh();
 conn.open();

@@ -11,14 +11,23 @@ export class NoticeBoard {
     this.rows = new Map(); // challenge id -> its newest row
   }
 
-  /** The challenges of `me` waiting now, as a welcome lists them. */
+  /** The challenges of `me` waiting now, as a welcome lists them, and those of theirs just
+   * accepted whose table they have not come to (the notice may have been missed between two
+   * sockets). Returns what the news among them means, as `notice` does: [{kind: "accepted",
+   * row, go}] for each acceptance not known before. */
   welcome(rows) {
     const fresh = new Map();
+    const news = [];
     for (const row of rows) {
       const known = this.rows.get(row.id);
-      fresh.set(row.id, known && known.version > row.version ? known : row);
+      const newer = !known || known.version < row.version;
+      fresh.set(row.id, newer ? row : known);
+      if (newer && row.status === "accepted" && row.challenger === this.me && row.match != null) {
+        news.push({ kind: "accepted", row, go: row.match });
+      }
     }
     this.rows = fresh;
+    return news;
   }
 
   /** A notice's row. Returns what it means, or null if it is old news:

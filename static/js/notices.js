@@ -43,8 +43,14 @@ export class Notices {
 
   /** A message of the lobby or notices socket (others are the lobby's business). */
   handle(msg) {
+    if (msg.type === "welcome" || msg.type === "ladder") {
+      // A page that shows something of the server's reads it again (site.js: a ladder's).
+      document.dispatchEvent(new CustomEvent(`club:${msg.type}`, { detail: msg }));
+    }
     if (msg.type === "welcome") {
-      this.board.welcome(msg.mine);
+      for (const effect of this.board.welcome(msg.mine)) {
+        if (location.pathname !== `/match/${effect.go}/`) this.react(effect);
+      }
     } else if (msg.type === "notice") {
       const effect = this.board.notice(msg.challenge);
       if (effect) this.react(effect);
@@ -92,19 +98,20 @@ export class Notices {
    * and the desktop notification, as for a challenge. */
   remind(msg) {
     const { challenge } = msg;
-    const text = reminderText(msg, this.words, document.documentElement.lang || undefined);
+    const text = reminderText(msg, this.words, document.documentElement.lang || undefined, this.page.zone);
     this.toast(challenge, text, { go: challenge.match });
     this.ring();
     this.desktop(challenge, text);
     this.seen.reminded = (this.seen.reminded || 0) + 1;
   }
 
-  /** A match of ours was abandoned, never started (club/noshows.py): say so, with whom. */
+  /** A match of ours was abandoned, never started or left by both (club/noshows.py): say so,
+   * with whom. */
   abandoned(msg) {
     const { A, B } = msg.players;
     const name = A === this.page.me ? B : A;
     const row = { id: `match-${msg.match}`, best_of: msg.best_of, shot_clock: null, rated: false };
-    this.toast(row, this.words.t("abandoned", { name }), {});
+    this.toast(row, this.words.t(msg.started ? "deserted" : "abandoned", { name }), {});
     this.seen.abandoned.push(msg.match);
   }
 

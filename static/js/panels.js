@@ -4,6 +4,7 @@
 // the score and the calls out. Nothing here sits over the table but the connection banner.
 // The words come from i18n.js; what they say of the match from story.js.
 
+import { computerLevel } from "./clubtext.js";
 import { num, playerName, t } from "./i18n.js";
 import { breaksOf, frameResult, turnOf } from "./story.js";
 
@@ -28,15 +29,20 @@ export class Panels {
       this.el(`player-${s}`).setAttribute("aria-label", playerName(players[s]) || s); // its figures' owner
       this.el(`score-${s}`).textContent = String(board.scores[s]);
       this.el(`frames-${s}`).textContent = String(board.frames[s]);
+      this.el(`start-${s}`).textContent = startText((board.start || {})[s]);
       const need = board.snookers_required[s];
       this.el(`snookers-${s}`).textContent = need ? t("scoreboard.snookers", { n: need }) : "";
       const atTable = snap.status === "live" && (board.to_act || board.striker) === s;
       this.el(`player-${s}`).classList.toggle("at-table", atTable);
       const info = presence && presence.players ? presence.players[s] : null;
       const dot = this.el(`online-${s}`);
-      const online = info ? info.online : false;
+      // The computer opens no socket, but it is always at its table (computer/driver.py).
+      const computer = Boolean(computerLevel(players[s]));
+      this.el(`player-${s}`).classList.toggle("computer", computer);
+      const online = computer || (info ? info.online : false);
       dot.classList.toggle("online", online);
-      const state = online ? "online" : info && info.away_since ? "away" : "offline";
+      const state = computer ? "computer"
+        : online ? "online" : info && info.away_since ? "away" : "offline";
       dot.title = t(`presence.${state}`);
       dot.setAttribute("aria-label", t(`presence.${state}`));
       dot.setAttribute("role", "img");
@@ -51,9 +57,10 @@ export class Panels {
     this.connection(connection);
   }
 
-  /** Whose turn and what is on, large; returns the turn (story.turnOf). */
-  turn(snap, seat, players) {
-    const turn = turnOf(snap, seat, players);
+  /** Whose turn and what is on, large (`moving`: a stroke's balls running); returns the turn
+   * (story.turnOf). */
+  turn(snap, seat, players, moving = false) {
+    const turn = turnOf(snap, seat, players, moving);
     const bar = this.el("turn");
     bar.dataset.kind = turn.kind;
     this.el("to-act").textContent = turn.text;
@@ -199,6 +206,11 @@ export class Panels {
     el.classList.toggle("error", error);
     if (text && ms) this.noticeTimer = setTimeout(() => this.notice(""), ms);
   }
+}
+
+/** A handicap start as the scoreboard shows it ("+28 start"; RULES.md §10), "" for none. */
+export function startText(points) {
+  return points ? t("scoreboard.start", { n: points }) : "";
 }
 
 /** "1:05" for 65 seconds. */

@@ -178,10 +178,13 @@ export class Replay {
       break: done ? done.break : this.start.break,
       calls: done && !this.anim ? done.calls : [],
       version: done ? done.version : null,
-      // Strokes, not steps (a decision, the draw, a concession are steps too): the page's
-      // "Stroke 12 / 47" and "Next stroke: 13 / 47" count the same thing.
+      // The step on screen: the one moving, else the next to be played (total at the end).
+      step: this.anim ? this.anim.index : this.at,
+      // Strokes, not steps (a decision, the draw, a concession are steps too). One number
+      // names the stroke on screen everywhere (the page's "Stroke 12 / 47", its address, the
+      // log's line): the one moving, else the next to be played; null at the frame's end.
       played: this.played(),
-      stroke: this.nextStroke(this.anim ? this.anim.index + 1 : this.at),
+      stroke: this.nextStroke(this.anim ? this.anim.index : this.at),
       strokes: this.strokes.length,
     };
   }

@@ -43,9 +43,18 @@ $("jump-form").addEventListener("submit", (e) => {
 });
 for (const li of entries) {
   li.tabIndex = 0;
-  li.addEventListener("click", act(() => replay.seek(Number(li.dataset.step))));
+  // A line opens its own step, about to be played (the address then names its stroke).
+  li.addEventListener("click", act(() => replay.seek(Number(li.dataset.step) - 1)));
+  li.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") li.click();
+  });
 }
-canvas.addEventListener("keydown", (e) => {
+// The replay's keys on the whole page, not only on the focused table: ← and → step, Home and
+// End go to the ends, Space plays (a field, a list or a button keeps its own keys).
+document.addEventListener("keydown", (e) => {
+  const tag = (e.target && e.target.tagName) || "";
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (tag === "BUTTON" && (e.key === " " || e.key === "Enter")) return;
   const keys = {
     " ": () => replay.toggle(),
     ArrowRight: () => replay.stepForward(),
@@ -67,20 +76,21 @@ function render() {
   $("score-A").textContent = String(v.scores.A);
   $("score-B").textContent = String(v.scores.B);
   $("break").textContent = String(v.break);
-  $("played").textContent = String(v.played);
-  $("next-stroke").textContent = v.stroke === null ? "–" : String(v.stroke);
+  $("stroke-number").textContent = String(v.stroke === null ? v.strokes : v.stroke);
   const play = $("play");
   play.setAttribute("aria-pressed", String(v.playing));
   play.classList.toggle("playing", v.playing);
   const calls = $("calls");
   calls.textContent = v.calls.join(" · ");
   calls.hidden = !v.calls.length;
-  if (shownAt !== v.at) {
-    shownAt = v.at;
-    for (const li of entries) li.classList.toggle("current", Number(li.dataset.step) === v.at);
-    const current = entries.find((li) => Number(li.dataset.step) === v.at);
+  if (shownAt !== v.step) {
+    shownAt = v.step;
+    // The log's line of the step on screen (moving, or next to be played; data-step counts
+    // from 1).
+    for (const li of entries) li.classList.toggle("current", Number(li.dataset.step) === v.step + 1);
+    const current = entries.find((li) => Number(li.dataset.step) === v.step + 1);
     if (current) current.scrollIntoView({ block: "nearest" });
-    // The address of what is on screen: the stroke about to be played.
+    // The address of what is on screen: the stroke moving or about to be played.
     const url = new URL(location.href);
     url.searchParams.set("frame", String(data.frame));
     if (v.stroke === null) url.searchParams.delete("stroke");

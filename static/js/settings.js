@@ -1,9 +1,9 @@
-// What a player chooses for this browser, kept in localStorage: sound at the table (off by
-// default), whether power and spin stay after a stroke (off: they go back to neutral) and the
+// What a player chooses for this browser, kept in localStorage: sound at the table (on by
+// default, quiet, switched off in one tap by the turn bar's speaker), whether power and spin stay after a stroke (off: they go back to neutral) and the
 // table's zoom. Pure but for the storage handed in (tests pass a Map-like object).
 
 const KEY = "snooker.table";
-export const DEFAULTS = Object.freeze({ sound: false, keepStroke: false, zoom: false });
+export const DEFAULTS = Object.freeze({ sound: true, keepStroke: false, zoom: false });
 
 export class Settings {
   constructor(storage) {

@@ -47,3 +47,38 @@ if (ending && page && page.me) {
     location.reload();
   });
 }
+
+// A ladder's page, and a ladder match's start-time panel, follow their ladder: when the socket
+// says it changed (a join, a challenge, a result, a start time), and at each welcome (it may
+// have changed before the socket was there), the changing part is read again from the server
+// (ladder/views.py: `ladder_live`, `start_panel`), never drawn here.
+for (const live of document.querySelectorAll("[data-ladder-id][data-live]")) {
+  if (!page || !page.me) break;
+  let reading = Promise.resolve();
+  let reads = 0;
+  const read = () => {
+    // One read at a time, in order: the last to land is the newest.
+    reading = reading.then(async () => {
+      try {
+        const answer = await fetch(live.dataset.live, { credentials: "same-origin" });
+        if (answer.status !== 200) return;
+        const typing = live.querySelector('[data-testid="start-at"]');
+        const kept = typing && typing === document.activeElement ? typing.value : null;
+        live.innerHTML = await answer.text();
+        const field = live.querySelector('[data-testid="start-at"]');
+        if (kept !== null && field) {
+          field.value = kept; // a time being typed is not lost
+          field.focus();
+        }
+        reads += 1;
+        live.dataset.reads = String(reads);
+      } catch {
+        /* offline: the next change, or welcome, reads it again */
+      }
+    });
+  };
+  document.addEventListener("club:welcome", read);
+  document.addEventListener("club:ladder", (e) => {
+    if (e.detail.ladders.includes(Number(live.dataset.ladderId))) read();
+  });
+}

@@ -1,7 +1,9 @@
 // One reconnecting websocket for every page: the match's (connection.js) and the club's
 // (clubsocket.js). It says `hello` on each connection, pings while it is greeted and takes a
 // silence longer than `silentLimit` (no message at all, not even the pong its pings ask for)
-// for a dead socket, reconnects with a jittered, growing backoff (reset by a `welcome`), and
+// for a dead socket, as it does one not welcomed within `welcomeLimit` (a server that took
+// the hello and never answered it, though other messages reach it: issue 37), reconnects with
+// a jittered, growing backoff (reset by a `welcome`), and
 // reloads the page once when the server speaks a newer protocol (upgrade.js). It knows
 // nothing of what the messages mean: `hello()` and `ping()` make its two messages (the match
 // sends its last version in both: the resync), `onMessage` gets every other parsed one, and
@@ -33,13 +35,15 @@ export const BROWSER = {
 };
 
 export class ReconnectingSocket {
-  constructor({ path, hello, ping, pingEvery, silentLimit, backoff, why = {}, stopOn = [],
-    onMessage, onState, env = {} }) {
+  constructor({ path, hello, ping, pingEvery, silentLimit, welcomeLimit = 20000, backoff,
+    why = {}, stopOn = [], onMessage, onState, env = {} }) {
     this.path = path;
     this.hello = hello;
     this.ping = ping;
     this.pingEvery = pingEvery; // ms
     this.silentLimit = silentLimit; // ms without any message: the socket is dead, reconnect
+    this.welcomeLimit = welcomeLimit; // ms from its opening without a welcome: the same
+    this.openedAt = 0;
     this.backoff = backoff; // ms before each attempt in turn, the last repeated
     this.why = why; // close code: the reason's code for onState
     this.stopOn = stopOn; // close codes after which it never reconnects
@@ -80,7 +84,7 @@ export class ReconnectingSocket {
     this._set(this.reconnects ? "reconnecting" : "connecting");
     ws.onopen = () => {
       if (ws !== this.ws) return;
-      this.lastHeard = env.now();
+      this.lastHeard = this.openedAt = env.now();
       this.send(this.hello());
       env.clearInterval(this.pinger);
       this.pinger = env.setInterval(() => this._tick(ws), this.pingEvery);
@@ -119,7 +123,9 @@ export class ReconnectingSocket {
 
   _tick(ws) {
     if (ws !== this.ws) return;
-    if (this.env.now() - this.lastHeard > this.silentLimit) {
+    const now = this.env.now();
+    if (now - this.lastHeard > this.silentLimit ||
+      (!this.greeted && now - this.openedAt > this.welcomeLimit)) {
       this.drop();
       return;
     }

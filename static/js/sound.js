@@ -1,7 +1,7 @@
 // The table's sounds, synthesised with the Web Audio API (no sound files): the cue's strike,
 // ball on ball, cushion (and the pocket's jaws), the pocket, and a chime for "your turn" and
-// "your decision". Off by default; one switch (settings.js) turns them on, which also lets
-// the browser start audio (it needs a click first).
+// "your decision". On by default and quiet (VOLUME), at the table only; the turn bar's speaker
+// (settings.js) switches them off in one tap. The browser starts audio at the first click.
 //
 // `soundsOf` reads a stroke's contact events and trajectories (docs/physics.md, "JSON form")
 // and says what sounds when and how loud: pure (tests/sound.test.js). `Sounds` plays them.
@@ -13,9 +13,16 @@ const LOUD_CONTACT = 3000;
 const LOUD_CUSHION = 3000;
 const LOUD_POCKET = 2500;
 
+// The whole table's loudness: a quiet room, not a game arcade.
+export const VOLUME = 0.45;
+
 const clamp = (x) => Math.max(0, Math.min(1, x));
 
-/** The sounds of a stroke: [{t (s), kind: strike | ball | cushion | pocket, strength 0..1}].
+/** A contact's pitch, as a factor of its kind's: a hard knock rings higher than a kiss. */
+export const pitchOf = (strength) => 0.8 + 0.4 * strength;
+
+/** The sounds of a stroke: [{t (s), kind: strike | ball | cushion | pocket, strength 0..1,
+ * pitch (a factor: pitchOf)}], louder and higher the faster the balls meet.
  * `speed` is the stroke's cue speed and `maxSpeed` the hardest stroke (m/s). */
 export function soundsOf(shot, speed, maxSpeed) {
   const out = [{ t: 0, kind: "strike", strength: clamp(speed / maxSpeed) }];
@@ -33,7 +40,7 @@ export function soundsOf(shot, speed, maxSpeed) {
       out.push({ t, kind: "pocket", strength: clamp(0.4 + Math.hypot(...va) / LOUD_POCKET) });
     }
   }
-  return out.filter((s) => s.strength > 0.01);
+  return out.filter((s) => s.strength > 0.01).map((s) => ({ ...s, pitch: pitchOf(s.strength) }));
 }
 
 export class Sounds {
@@ -63,10 +70,11 @@ export class Sounds {
     for (const s of sounds) {
       this.played.push(s.kind);
       const at = start + s.t / rate;
-      if (s.kind === "strike") this._click(at, s.strength, 900, 0.05, 0.6);
-      else if (s.kind === "ball") this._click(at, s.strength, 2400, 0.035, 1);
-      else if (s.kind === "cushion") this._thud(at, s.strength, 180, 0.09);
-      else this._thud(at, s.strength, 90, 0.22);
+      const k = s.pitch || 1;
+      if (s.kind === "strike") this._click(at, s.strength, 900 * k, 0.05, 0.6);
+      else if (s.kind === "ball") this._click(at, s.strength, 2400 * k, 0.035, 1);
+      else if (s.kind === "cushion") this._thud(at, s.strength, 180 * k, 0.09);
+      else this._thud(at, s.strength, 90 * k, 0.22);
     }
   }
 
@@ -82,7 +90,7 @@ export class Sounds {
   _envelope(at, peak, length) {
     const gain = this.ctx.createGain();
     gain.gain.setValueAtTime(0.0001, at);
-    gain.gain.exponentialRampToValueAtTime(Math.max(0.0002, peak), at + 0.003);
+    gain.gain.exponentialRampToValueAtTime(Math.max(0.0002, peak * VOLUME), at + 0.003);
     gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
     gain.connect(this.ctx.destination);
     return gain;

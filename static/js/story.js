@@ -128,20 +128,23 @@ export function describe(entry, players, { frame, frames } = {}) {
   switch (entry.kind) {
     case "start":
       head = t("log.draw", { name: players[request.draw] || "?" });
+      // The handicap start (RULES.md §10); none in matches made before starts.
+      for (const seat of ["A", "B"]) {
+        const points = request.start ? request.start[seat] : 0;
+        if (points) details.push(t("log.start", { name: players[seat] || "?", n: points }));
+      }
       break;
     case "stroke": {
-      head = t("log.plays", { name: who });
+      // Said as a referee would: who potted what, whose foul, or what was played (a safety).
+      const potted = shot ? shot.potted.filter((b) => b !== "white").map((b) => ballName(b)) : [];
+      const first = shot ? shot.first_contact.map((b) => ballName(b)) : [];
+      if (r && r.foul) head = t("log.foul_by", { name: who });
+      else if (potted.length) head = t("log.pots", { name: who, balls: list(potted) });
+      else if (first.length) head = t("log.plays_ball", { name: who, balls: list(first) });
+      else head = t("log.plays", { name: who });
       if (r && r.nominated) details.push(t("log.nominated", { ball: ballName(r.nominated) }));
-      if (shot) {
-        const potted = shot.potted.filter((b) => b !== "white");
-        if (shot.first_contact.length) {
-          details.push(t("log.first", { balls: list(shot.first_contact.map((b) => ballName(b))) }));
-        } else {
-          details.push(t("log.no_ball"));
-        }
-        if (potted.length) details.push(t("log.potted", { balls: list(potted.map((b) => ballName(b))) }));
-        if (shot.potted.includes("white")) details.push(t("log.in_off"));
-      }
+      if (r && r.foul && first.length) details.push(t("log.first", { balls: list(first) }));
+      if (r && r.foul && potted.length) details.push(t("log.potted", { balls: list(potted) }));
       if (r && !r.foul && r.points) {
         details.push(t("log.points", { n: r.points, name: who, brk: entry.break }));
       }
@@ -275,8 +278,10 @@ export class Story {
 }
 
 // --- what the page says about the table -------------------------------------------------------
-/** Whose turn it is and what is on: {kind: mine | decide | theirs | wait | over, text, on}. */
-export function turnOf(snap, seat, players) {
+/** Whose turn it is and what is on: {kind: mine | decide | theirs | wait | over | moving,
+ * text, on}. `moving`: a stroke's balls are running on `snap`'s table, nobody's turn yet
+ * (not "Your turn · ball in hand" while one's own balls run). */
+export function turnOf(snap, seat, players, moving = false) {
   const board = snap.scoreboard;
   const pending = snap.frame.pending;
   if (snap.status === "finished") {
@@ -291,6 +296,7 @@ export function turnOf(snap, seat, players) {
   const on = snap.frame.free_ball
     ? t("turn.on_free_ball", { ball: onName(board.on) })
     : t("turn.on", { ball: onName(board.on) });
+  if (moving) return { kind: "moving", text: t("turn.running"), on, hand: "" };
   const hand = snap.frame.in_hand ? t("turn.in_hand") : "";
   if (seat && board.to_act === seat) return { kind: "mine", text: t("turn.yours"), on, hand };
   return { kind: "theirs", text: t("turn.plays", { name: players[board.to_act] }), on, hand };

@@ -30,6 +30,20 @@ const CUSHION = 48; // rubber cushion, nose to the rail
 const MIDDLE_FLARE = 14; // how much a middle pocket's throat widens behind the cushion nose
 const RAIL = 125; // the wooden rail outside the cushion
 const MARGIN = 14; // a little air around the frame
+// On a phone's box (either side under SMALL_BOX px) the rail is drawn thin and the air goes,
+// so the cloth and the balls get the screen: on an 844 × 390 phone on its side a ball is 5 px
+// in radius at the whole table (3.8 with the full rail), 4 px on a 390 × 844 one upright.
+export const SMALL_BOX = 520;
+const THIN_RAIL = 24;
+const THIN_MARGIN = 4;
+
+/** The rail and the air drawn around the cushions (mm) in a canvas box `width` × `height`
+ * CSS px. Pure. */
+export function frameFor(width, height) {
+  return Math.min(width, height) < SMALL_BOX
+    ? { rail: THIN_RAIL, margin: THIN_MARGIN }
+    : { rail: RAIL, margin: MARGIN };
+}
 
 export class TableView {
   /** `table`: the page constants' table. `offscreen()` makes the canvas the cloth, cushions
@@ -40,9 +54,7 @@ export class TableView {
     this.R = table.ball_radius;
     this.geometry = new Geometry(table);
     this.offscreen = offscreen;
-    // Half the drawn table, rail and margin included, along it and across it (mm).
-    this.extentLong = table.half_length + CUSHION + RAIL + MARGIN;
-    this.extentShort = table.half_width + CUSHION + RAIL + MARGIN;
+    this._frame(frameFor(Infinity, Infinity));
     this.ctx = canvas.getContext("2d");
     this.scale = 1; // CSS pixels per mm
     this.fit = 1; // the scale at which the whole table fits
@@ -54,6 +66,14 @@ export class TableView {
     this.focus = null; // the table point the zoom looks at
     this.centre = [0, 0]; // the table point at the middle of the canvas
     this.background = null;
+  }
+
+  /** The rail drawn, and half the drawn table, rail and air included, along it and across it
+   * (mm). */
+  _frame({ rail, margin }) {
+    this.rail = rail;
+    this.extentLong = this.table.half_length + CUSHION + rail + margin;
+    this.extentShort = this.table.half_width + CUSHION + rail + margin;
   }
 
   /** Fit the table into the canvas's CSS box; returns true if anything changed. */
@@ -69,6 +89,7 @@ export class TableView {
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(h * dpr);
     this.upright = h > w;
+    this._frame(frameFor(w, h));
     this.fit = this.upright
       ? Math.min(w / (2 * this.extentShort), h / (2 * this.extentLong))
       : Math.min(w / (2 * this.extentLong), h / (2 * this.extentShort));
@@ -143,14 +164,15 @@ export class TableView {
     this._tableTransform(ctx);
     const { half_width: HW, half_length: HL, baulk_y: BAULK_Y, d_centre: D_CENTRE,
       d_radius: D_RADIUS, spots: SPOTS, pockets: POCKETS } = this.table;
-    const outerW = HW + CUSHION + RAIL;
-    const outerL = HL + CUSHION + RAIL;
+    const rail = this.rail;
+    const outerW = HW + CUSHION + rail;
+    const outerL = HL + CUSHION + rail;
 
     // Wooden rail, with a soft shadow under the whole table.
     ctx.save();
     ctx.shadowColor = "rgba(0,0,0,0.45)";
     ctx.shadowBlur = 18 * this.dpr;
-    roundRect(ctx, -outerW, -outerL, 2 * outerW, 2 * outerL, 70);
+    roundRect(ctx, -outerW, -outerL, 2 * outerW, 2 * outerL, Math.min(70, rail));
     const wood = ctx.createLinearGradient(-outerW, 0, outerW, 0);
     wood.addColorStop(0, "#4a2a14");
     wood.addColorStop(0.08, "#6b3d1e");
@@ -162,8 +184,10 @@ export class TableView {
     ctx.restore();
     // A thin inner bevel of the rail.
     ctx.strokeStyle = "rgba(255,220,170,0.18)";
-    ctx.lineWidth = 6;
-    roundRect(ctx, -outerW + 10, -outerL + 10, 2 * outerW - 20, 2 * outerL - 20, 60);
+    ctx.lineWidth = Math.min(6, rail / 4);
+    const bevel = Math.min(10, rail / 3);
+    roundRect(ctx, -outerW + bevel, -outerL + bevel, 2 * outerW - 2 * bevel, 2 * outerL - 2 * bevel,
+      Math.min(60, rail));
     ctx.stroke();
 
     // Diamond-like sights on the rail are not used in snooker: leave the wood plain.

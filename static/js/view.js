@@ -6,10 +6,17 @@
 // and, after a stroke, the power and spin (back to neutral unless the player keeps them).
 
 import { ControlsPanel } from "./controlspanel.js";
-import { t } from "./i18n.js";
+import { cuePull } from "./cueswing.js";
+import { playerName, t } from "./i18n.js";
+import { forShown, held, stale, thinkingShown } from "./opponent.js";
 import { clock } from "./panels.js";
+import { scoreAfterDrops } from "./playback.js";
 import { soundsOf } from "./sound.js";
 import { matchResult, refereeCalls, spokenEvent } from "./story.js";
+
+// Seconds before a stall may be claimed when both players are told (the countdown); before
+// then the table shows nothing, as a player may think as long as the club's stall time.
+const STALL_NOTICE = 60;
 
 export class MatchView {
   constructor({ root, panels, decision, logPanel, story, painter, client, playback, aim, conn,
@@ -35,9 +42,12 @@ export class MatchView {
     // the playback rate of the tests shortens it as it shortens strokes): the server's
     // figure, which also starts the breaker's shot clock after it.
     this.holdMs = constants.frame_hold * 1000;
+    this.swing = constants.cue_swing || null; // the cue's swing at a stroke (cueswing.js)
     this.connection = "connecting";
-    this.remoteAim = null; // the striker's aim as relayed to us
+    this.heldAim = null; // the striker's aim as relayed to us, for its version (opponent.js)
+    this.thinking = null; // the computer's "thinking", for its version (opponent.js)
     this.presented = []; // versions shown, in order
+    this.scoredEarly = []; // versions whose score was shown as their last ball dropped
     this.calls = []; // {version, kind, calls}: the server's words, for the tests
     this.lastMotion = null; // {version, seconds, continuity} of the last stroke animated
     this.hold = null; // {until, balls}: the frame just ended, shown before the next rack
@@ -45,6 +55,8 @@ export class MatchView {
     this.touch = false; // a coarse pointer: no keyboard hints
     this.lastFocus = null; // the control last focused in the match (input.js, keepFocus)
     this.dirty = true; // the canvas needs drawing (scene.js)
+    this.announceAim = null; // sends this player's aim (input.js)
+    this.announced = null; // the version whose aim was last announced
     this.proHint = null; // a practice table's hint (hint.js), drawn while its position is shown
     // The stroke's controls follow what this view says may be done.
     this.controls = new ControlsPanel({
@@ -54,6 +66,48 @@ export class MatchView {
 
   get shown() {
     return this.playback.shown;
+  }
+
+  /** The striker's relayed aim, if it is for the position on screen and nothing moves. */
+  get remoteAim() {
+    return forShown(this.heldAim, this.shown, Boolean(this.playback.anim || this.hold));
+  }
+
+  /** An `aim` or `thinking` message came: kept for the position it was made at. */
+  relayed(msg) {
+    const message = held(msg, this.client.version);
+    if (msg.type === "thinking") this.thinking = message;
+    else this.heldAim = message;
+    this.dirty = true;
+    this.refreshThinking();
+  }
+
+  /** "Computer · Pro is thinking…" beside the turn, while it searches a still table. */
+  refreshThinking() {
+    const moving = Boolean(this.playback.anim || this.hold);
+    const now = thinkingShown(this.thinking, this.heldAim, this.shown, moving);
+    const line = this.el("thinking");
+    line.hidden = !now;
+    if (now) line.textContent = t("opponent.thinking", { name: playerName(this.client.players[now.seat]) });
+  }
+
+  /** The cue of the stroke being played, while it swings to the ball and through its place:
+   * {cue (where the cue ball stood), angle, speed, pull (cueswing.js)}; else null. */
+  swingingCue() {
+    const anim = this.playback.anim;
+    const request = anim && anim.event.request;
+    if (!request || typeof request.angle !== "number" || !anim.before.white) return null;
+    const speed = request.speed || 0;
+    const pull = cuePull(anim.t, speed, this.swing);
+    if (pull === null) return null;
+    return { cue: anim.before.white, angle: request.angle, speed, pull };
+  }
+
+  /** Play the stroke moving to its end now (the skip button, or S). */
+  skip() {
+    if (!this.playback.skip()) return;
+    this.pump(performance.now());
+    this.dirty = true;
   }
 
   // --- who may do what, now ----------------------------------------------------------------
@@ -122,10 +176,16 @@ export class MatchView {
   pump(now) {
     if (this.hold && (now >= this.hold.until || this.client.queue.length)) this.endHold();
     if (this.hold) return;
+    const moving = Boolean(this.playback.anim);
     const started = this.playback.advance(now, this.client.queue, (event, before, final) =>
       this.present(before, event.snapshot, event, final, now),
-    );
+    (event, k, n) => this.scored(event, k, n));
     if (this.playback.anim) this.dirty = true;
+    if (moving !== Boolean(this.playback.anim)) {
+      this.dirty = true; // a held aim appears, or goes, with the motion
+      this.el("skip").hidden = !this.playback.anim;
+      this.refreshThinking();
+    }
     if (started) {
       const { event, motion } = started;
       this.lastMotion = {
@@ -133,15 +193,38 @@ export class MatchView {
         seconds: motion.end,
         continuity: Math.round(motion.continuityError() * 1000) / 1000,
       };
-      this.remoteAim = null;
       const speed = event.request && event.request.speed ? event.request.speed : 0;
-      this.sounds.stroke(soundsOf(event.shot, speed, this.constants.stroke.max_speed), this.rate);
+      // The sounds from the tip meeting the ball, after the cue's swing.
+      const lead = this.playback.lead;
+      const sounds = soundsOf(event.shot, speed, this.constants.stroke.max_speed)
+        .map((s) => ({ ...s, t: s.t + lead }));
+      this.sounds.stroke(sounds, this.rate);
+      // Nobody's turn while the balls run; what was on stays until the score changes.
+      this.panels.turn(this.shown, this.client.seat, this.client.players, true);
       this.refresh();
     }
   }
 
+  /** The `k`th of a fair stroke's `n` scoring balls has dropped while the others still run
+   * (playback.js scoringDrops): the striker's score and the break count it; at the last, the
+   * whole scoreboard and what is on, from its snapshot. The turn and the story wait for the
+   * balls to stop. */
+  scored(event, k, n) {
+    const snap = event.snapshot;
+    if (k < n) {
+      const now = scoreAfterDrops(event, k, n);
+      this.el(`score-${now.seat}`).textContent = String(now.score);
+      this.el("break").textContent = String(now.break);
+      return;
+    }
+    this.scoredEarly.push(event.version);
+    this.panels.scoreboard(snap, this.client.players, this.client.presence, this.connection);
+    this.panels.turn(snap, this.client.seat, this.client.players, true);
+  }
+
   endHold() {
     this.hold = null;
+    this.refreshThinking();
     this.el("rack-now").hidden = true;
     this.panels.calls([]); // the last frame's calls ("FRAME OVER") go with its position
     this.dirty = true;
@@ -181,13 +264,16 @@ export class MatchView {
       this.panels.calls([]);
     }
     if (!before || before.version !== snap.version) {
-      this.remoteAim = null;
+      // An aim for this position (or a later one) stays: it came during the playback.
+      if (stale(this.heldAim, snap)) this.heldAim = null;
+      if (stale(this.thinking, snap)) this.thinking = null;
       if (snap.frame.in_hand) {
         this.aim.cueBall = null;
         this.aim.hover = null;
       }
       if (this.canStrike() && !snap.frame.in_hand) this.aimAtBallOn();
     }
+    this.refreshThinking();
     this.panels.scoreboard(snap, players, this.client.presence, this.connection);
     this.decision.show(snap, this.client.seat, players);
     this.refreshStory(snap);
@@ -244,13 +330,15 @@ export class MatchView {
   }
 
   /** Point the cue at the nearest ball on it can hit (a clear line; full on if it can),
-   * the server saying which balls are on; else at the nearest ball on. */
+   * the server saying which balls are on; else at the nearest ball on. At a break-off (the
+   * server's `opening`), thin on the outside of the end red of the back row instead. */
   aimAtBallOn() {
     const cue = this.cuePosition();
     if (!cue) return;
-    const { balls } = this.shown.frame;
+    const { balls, opening } = this.shown.frame;
     const on = this.shown.turn.balls_on;
-    const found = this.geometry.aimAt(cue, on, balls);
+    const found = (opening && this.geometry.breakOffAim(cue, on, balls)) ||
+      this.geometry.aimAt(cue, on, balls);
     if (found) {
       this.aim.angle = found.angle;
       return;
@@ -283,9 +371,15 @@ export class MatchView {
     return this.controls.nominated();
   }
 
-  /** The controls follow who may do what now. */
+  /** The controls follow who may do what now; once a stroke of ours is due at a new
+   * position, the aim the page chose is shown to the others at once (`announceAim`, set by
+   * input.js), not only when the player first moves it (after a reload, a new turn). */
   refresh() {
     this.controls.refresh();
+    if (this.announceAim && this.ready() && this.announced !== this.shown.version) {
+      this.announced = this.shown.version;
+      this.announceAim();
+    }
   }
 
   /** The opponent (or, for spectators, any player) who is away: a panel and maybe a claim.
@@ -294,7 +388,8 @@ export class MatchView {
   refreshAway() {
     const { seat, players, presence } = this.client;
     if (presence && presence.abandoned) {
-      this.panels.away(t("away.abandoned"), false);
+      // Started and then left by both (rules/presence.py), or never started in time.
+      this.panels.away(t(presence.started ? "away.deserted" : "away.abandoned"), false);
       return;
     }
     const other = seat === "A" ? "B" : "A";
@@ -310,7 +405,7 @@ export class MatchView {
     const seats = seat ? [other] : ["A", "B"];
     const gone = seats.filter((s) => online[s] && !online[s].online && online[s].arrived);
     if (!gone.length) {
-      this.panels.away(null, false);
+      this.refreshStall(seat, online);
       return;
     }
     const names = gone.map((s) => players[s]);
@@ -326,6 +421,29 @@ export class MatchView {
       else claim = true;
     }
     this.panels.away(text, claim);
+    for (const id of ["claim-frame", "claim-match"]) this.el(id).disabled = !this.canAct();
+  }
+
+  /** Both players here: the one to act who does not play may be claimed against once their
+   * turn has lasted the club's stall time (the server's `claim_from`, rules/presence.py).
+   * Said in the last minute only, to both: the claim to the other, the warning to them. */
+  refreshStall(seat, online) {
+    const other = seat === "A" ? "B" : "A";
+    const mine = seat && online[seat] && online[seat].claim_from;
+    const theirs = seat && online[other] && online[other].online && online[other].claim_from;
+    const from = theirs || mine;
+    const left = from ? Math.ceil((Date.parse(from) - Date.now()) / 1000) : Infinity;
+    if (left > STALL_NOTICE) {
+      this.panels.away(null, false);
+      return;
+    }
+    if (!theirs) {
+      this.panels.away(t("away.stall_warning", { time: clock(Math.max(left, 0)) }), false);
+      return;
+    }
+    let text = t("away.stalling", { name: this.client.players[other] });
+    if (left > 0) text += ` — ${t("away.claim_in", { time: clock(left) })}`;
+    this.panels.away(text, left <= 0);
     for (const id of ["claim-frame", "claim-match"]) this.el(id).disabled = !this.canAct();
   }
 }

@@ -378,6 +378,58 @@ def test_the_rule_in_one_place() -> None:
     assert not names.mixes_lookalike_scripts("Zürich_1")
 
 
+@pytest.mark.parametrize(
+    ("name", "member"),
+    [
+        ("\u1d00lice", "alice"),  # ᴀlice: a Latin small capital A
+        ("\u0299\u1d0f\u0299", "bob"),  # ʙᴏʙ
+        ("\u1d00dmin", "admin"),  # ᴀdmin
+        ("\u029c\u026a\u029f\u0274\u0280\u028f", "hilnry"),  # ʜɪʟɴʀʏ: IPA Extensions
+        ("\u1d80ob", "bob"),  # ᶀob: a b with a palatal hook (Phonetic Extensions Supplement)
+        ("ALI\u1d04E", "alice"),  # a small capital among capitals
+    ],
+)
+def test_small_capitals_and_phonetic_letters_meet_the_plain_name(name: str, member: str) -> None:
+    assert names.lookalike_of(name, ["carol", member]) == member
+    assert not names.mixes_lookalike_scripts(name)  # all Latin: only the fold catches them
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u3164",  # HANGUL FILLER
+        "\u3164\u3164\u3164",
+        "\u1160\u115f",  # the Hangul Jamo fillers
+        "\uffa0",  # HALFWIDTH HANGUL FILLER
+        "ali\u200bce",  # a zero-width space inside a visible name
+        "alice\u2060",  # WORD JOINER
+        "\u034f",  # COMBINING GRAPHEME JOINER
+        "\u2800",  # BRAILLE PATTERN BLANK: not ignorable, but nothing shows
+        "\u0301\u0301",  # marks with no letter to sit on
+    ],
+)
+def test_a_name_with_nothing_visible_or_an_invisible_character_is_refused(name: str) -> None:
+    assert names.invisible(name)
+    with pytest.raises(ValidationError) as refused:
+        names.validate_new_username(name)
+    assert refused.value.code == "invisible"
+
+
+@pytest.mark.django_db
+def test_the_sign_up_form_refuses_a_filler_name_and_a_small_capital_lookalike(
+    client: Client, alice: User
+) -> None:
+    for name in ("\u3164\u3164", "\u1d00lice", "\u1d00\u029f\u026a\u1d04\u1d07"):
+        response = client.post(
+            "/accounts/signup/", {"username": name, "password1": PASSWORD, "password2": PASSWORD}
+        )
+        assert response.status_code == 200 and "errorlist" in response.content.decode(), name
+        assert not User.objects.filter(username=name).exists()
+    assert not names.invisible("Z\u00fcrich_1") and not names.invisible(
+        "\u0410\u043b\u0438\u0441\u0430"
+    )
+
+
 def test_the_validator_stands_alone(alice: User) -> None:
     names.validate_new_username("Борис")
     with pytest.raises(ValidationError) as refused:

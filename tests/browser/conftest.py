@@ -1,15 +1,21 @@
 """Browser tests: a real daphne on a free loopback port, Debian's Chromium driven by Playwright.
 
-The server runs against a fresh SQLite file in a temporary directory with the in-memory
-channel layer (no REDIS_URL). Users alice/bob (password `pw-snooker-1`) and a best-of-3 match,
-alice (A) to break, are created by `manage.py shell` with the same environment.
+Each module's server runs against a SQLite file of its own, copied from one migrated once for
+the session with users alice/bob/carol (password `pw-snooker-1`), with the in-memory channel
+layer (no REDIS_URL); a best-of-3 match, alice (A) to break, is made for it. The tests' own
+Django snippets (new matches, snapshots) run in one process per module (`Shell`). One Chromium
+serves the whole package.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,26 +38,68 @@ except ImportError:  # pragma: no cover - requirements.txt installs it
     sync_playwright = None
 
 
+class Shell:
+    """A Django process of the module's own against the server's database (tests/browser/
+    shell.py), which runs the tests' snippets one at a time."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.browser.shell"], cwd=ROOT, env=env, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        )  # fmt: skip
+
+    def run(self, code: str) -> str:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(code) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the shell exited ({self.proc.wait()}) running:\n{code}")
+        answer = json.loads(line)
+        if answer["error"] is not None:
+            raise RuntimeError(f"{code}\nfailed:\n{answer['printed']}\n{answer['error']}")
+        printed: str = answer["printed"]
+        return printed
+
+    def stop(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
 @dataclass
 class Server:
     url: str
     env: dict[str, str]
     match_id: int
+    shell: Shell | None = None  # None: a `manage.py shell` each time (tests/deploy's servers)
 
     def manage(self, code: str) -> str:
-        """Run Python in `manage.py shell` against the server's database; its stdout."""
-        return run_python(self.env, "manage.py", "shell", "-v", "0", "-c", code, timeout=60)
+        """Run Python against the server's database, as `manage.py shell -c` would; what it
+        printed."""
+        if self.shell is None:
+            return run_python(self.env, "manage.py", "shell", "-v", "0", "-c", code, timeout=60)
+        return self.shell.run(code)
 
-    def new_match(self, best_of: int, **options: Any) -> Server:
-        """Alice (A, who breaks) against Bob; the same server, pointed at the new match."""
+    def new_match(self, best_of: int, started: bool = False, **options: Any) -> Server:
+        """Alice (A, who breaks) against Bob; the same server, pointed at the new match.
+        `started`: as if both had been at the table together, so that Alice plays alone
+        (strokes wait for the start, game/service.py)."""
         keywords = "".join(f", {k}={v!r}" for k, v in options.items())
         made = self.manage(
             "from django.contrib.auth import get_user_model; from game import service\n"
+            "from game import clock; from game.models import Match\n"
             "U = get_user_model().objects\n"
-            "print(service.create_match(U.get(username='alice'), U.get(username='bob'),"
-            f" {best_of}, draw='A'{keywords}).pk)"
+            "m = service.create_match(U.get(username='alice'), U.get(username='bob'),"
+            f" {best_of}, draw='A'{keywords})\n"
+            f"if {started!r}: Match.objects.filter(pk=m.pk).update(started=clock.now())\n"
+            "print(m.pk)"
         )
-        return Server(self.url, self.env, int(made.strip().splitlines()[-1]))
+        return replace(self, match_id=int(made.strip().splitlines()[-1]))
 
     def snapshot(self) -> dict[str, Any]:
         """The match's public snapshot as the server stores it."""
@@ -62,41 +110,67 @@ class Server:
         return snapshot
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def _needs_a_browser() -> None:
     if sync_playwright is None or not Path(CHROMIUM).exists():
         why = "browser tests need playwright (pip) and /usr/bin/chromium (apt install chromium)"
         missing(why)
-    tmp = tmp_path_factory.mktemp("browser")
+
+
+def _environment(database: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
     env.update(
-        DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
+        DATABASE_URL=f"sqlite:///{database}",
         DJANGO_SETTINGS_MODULE="snooker_site.settings",
         DEBUG="true",
         PYTHONUNBUFFERED="1",
     )
+    return env
+
+
+@pytest.fixture(scope="session")
+def club_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database migrated, with alice, bob and carol, made once: each module's server starts
+    from a copy (the migrations and the password hashing cost seconds each time)."""
+    _needs_a_browser()
+    database = tmp_path_factory.mktemp("club") / "db.sqlite3"
+    env = _environment(database)
     run_python(env, "manage.py", "migrate", "--noinput", "-v", "0")
-    daphne = Daphne("daphne", env, tmp)
-    try:
-        users = Server(daphne.http_url, env, 0)
-        users.manage(
-            "from django.contrib.auth import get_user_model\n"
-            "U = get_user_model().objects\n"
-            + "".join(
-                f"U.create_user({n!r}, password={PASSWORD!r})\n" for n in ("alice", "bob", "carol")
-            )
-        )
-        server = users.new_match(3)
-        daphne.wait_healthy()
-        yield server
-    finally:
-        daphne.stop()
+    run_python(env, "manage.py", "shell", "-v", "0", "-c",
+        "from django.contrib.auth import get_user_model\n"
+        "U = get_user_model().objects\n"
+        + "".join(
+            f"U.create_user({n!r}, password={PASSWORD!r})\n" for n in ("alice", "bob", "carol")
+        ),
+    )  # fmt: skip
+    return database
 
 
 @pytest.fixture(scope="module")
-def browser(server: Server) -> Iterator[Browser]:
-    # Module scope: while the sync API is open, asyncio sees a running loop in this thread,
-    # which async tests run later in the session must not inherit.
+def server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, club_database: Path
+) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("browser")
+    shutil.copyfile(club_database, tmp / "db.sqlite3")
+    env = _environment(tmp / "db.sqlite3")
+    # A module may run its server with settings of its own (SERVER_ENV: a short stall time).
+    env.update(getattr(request.module, "SERVER_ENV", {}))
+    daphne = Daphne("daphne", env, tmp)
+    shell = Shell(env)
+    try:
+        server = Server(daphne.http_url, env, 0, shell).new_match(3)
+        daphne.wait_healthy()
+        yield server
+    finally:
+        shell.stop()
+        daphne.stop()
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    # One Chromium for the package's modules (each test opens contexts of its own). Not for
+    # the session: while the sync API is open, asyncio sees a running loop in this thread,
+    # which async tests run after this package must not inherit.
+    _needs_a_browser()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser

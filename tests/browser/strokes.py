@@ -91,8 +91,13 @@ def hit_nothing(frame: FrameState, speed: float) -> Found:
     )  # fmt: skip
 
 
-def pot_a_red(frame: FrameState, speeds: Iterable[float] = (1.6, 2.4, 3.2)) -> Found:
-    """A fair stroke that pots at least one red, the straightest first."""
+def pot_a_red(
+    frame: FrameState,
+    speeds: Iterable[float] = (1.6, 2.4, 3.2),
+    also: Callable[[Any], bool] = lambda _: True,
+) -> Found:
+    """A fair stroke that pots at least one red, the straightest first (and, if given, whose
+    shot `also` accepts)."""
     balls = dict(frame.balls)
     cue = balls["white"]
     candidates: list[tuple[float, float, float]] = []
@@ -122,5 +127,5 @@ def pot_a_red(frame: FrameState, speeds: Iterable[float] = (1.6, 2.4, 3.2)) -> F
     ]
     return search(
         frame, frame.striker, tries,
-        lambda r, res: not r.foul and r.points >= 1 and "white" not in res.potted,
+        lambda r, res: not r.foul and r.points >= 1 and "white" not in res.potted and also(res),
     )  # fmt: skip

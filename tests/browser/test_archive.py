@@ -148,7 +148,16 @@ def test_a_conceded_match_its_page_and_its_replay(
     shown = still(visitor, 1)
     same_balls(shown["balls"], expected[0])
     assert shown["stroke"] == 2
-    expect(visitor.get_by_test_id("next-stroke")).to_have_text("2")
+    expect(visitor.get_by_test_id("stroke-number")).to_have_text("2")
+    link = visitor.get_by_test_id("stroke-link")
+    assert "stroke=2" in link.get_attribute("href")  # the number shown is the address
+    # The log's line of that stroke is the one marked; a line opens its own stroke.
+    current = visitor.locator(".replay-log li.current")
+    expect(current).to_have_attribute("data-step", "2")
+    visitor.locator('.replay-log li[data-step="3"]').click()
+    expect(visitor.get_by_test_id("stroke-number")).to_have_text("3")
+    assert "stroke=3" in link.get_attribute("href")
+    visitor.locator('.replay-log li[data-step="2"]').click()
     # Play runs to the end of the frame, animating each stroke from its trajectories.
     visitor.get_by_test_id("play").click()
     visitor.wait_for_function("() => snookerReplay().animating")
@@ -163,6 +172,14 @@ def test_a_conceded_match_its_page_and_its_replay(
     visitor.get_by_test_id("jump").press("Enter")
     same_balls(still(visitor, 3)["balls"], expected[2])
     assert visitor.url.endswith("?frame=1&speed=8&stroke=3")
+    # The replay's keys work wherever the focus is (here on a button), not only on the table.
+    visitor.get_by_test_id("first").click()
+    visitor.keyboard.press("ArrowRight")
+    visitor.wait_for_function("() => snookerReplay().at >= 1 && !snookerReplay().animating")
+    visitor.keyboard.press("End")
+    visitor.wait_for_function("() => snookerReplay().at === snookerReplay().total")
+    visitor.get_by_test_id("jump").fill("3")
+    visitor.get_by_test_id("jump").press("Enter")
     visitor.screenshot(path=str(artifacts / "replay-1280x800.png"))
     assert not errors and violations(visitor) == [] and console == []
     for path in ("/players/", "/players/alice/", "/players/?q=BO"):

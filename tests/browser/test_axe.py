@@ -13,7 +13,14 @@ from playwright.sync_api import Page
 
 from tests.browser.conftest import Server, login
 from tests.browser.test_match_page import DESKTOP
-from tests.browser.test_phone import LONG_NAME, PHONE_NARROW, club, pages, settle
+from tests.browser.test_phone import (
+    LONG_NAME,
+    PHONE_NARROW,
+    PHONE_SIDEWAYS,
+    club,
+    pages,
+    settle,
+)
 from tests.live.harness import ROOT
 from tests.needs import missing
 
@@ -74,10 +81,10 @@ def test_no_axe_violation_at_the_table_for_its_player(
     browser: Any, server: Server, club: dict[str, Any], axe_source: str
 ) -> None:
     """The player's own view (the stroke's controls, the fine-aim strip, the cue ball in
-    hand), on a desktop and on a phone, in both languages."""
+    hand), on a desktop and on a phone upright and on its side, in both languages."""
     found: dict[str, list[str]] = {}
     for locale in ("en", "ru"):
-        for viewport in (DESKTOP, PHONE_NARROW):
+        for viewport in (DESKTOP, PHONE_NARROW, PHONE_SIDEWAYS):
             context = browser.new_context(viewport=viewport, locale=locale)
             login(context, server, LONG_NAME)
             page = context.new_page()

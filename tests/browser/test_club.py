@@ -6,6 +6,7 @@ through an invitation link, which works once."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ def on_the_table(page: Page, server: Server, left: int | None = None) -> int:
 
 
 def match_server(server: Server, match_id: int) -> Server:
-    return Server(server.url, server.env, match_id)
+    return replace(server, match_id=match_id)
 
 
 def test_a_challenge_from_the_lobby_to_the_table_and_a_rematch(
@@ -217,4 +218,49 @@ def test_a_guest_joins_through_an_invitation_link_once(browser: Any, server: Ser
     expect(again.get_by_test_id("invitation-used")).to_be_visible()
     assert not alice.errors and not guest.errors  # type: ignore[attr-defined]
     for context in (host, visitor, again.context):
+        context.close()
+
+
+def test_a_handicapped_friendly_from_the_lobby_to_the_table(browser: Any, server: Server) -> None:
+    """Issue 40: Alice (rated well above Bob) asks for a handicap on the lobby's quick form;
+    Bob is told who receives what, accepts, and both tables show his start from the first
+    frame (docs/handicaps.md, "Where it applies")."""
+    printed = server.manage(
+        "from django.conf import settings\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from ratings.models import Rating\n"
+        "from rules.handicap import start_for\n"
+        "U = get_user_model().objects\n"
+        "def rated(name, r):\n"  # a row may be there: the module's earlier matches made one
+        "    return Rating.objects.update_or_create(member=U.get(username=name),"
+        " defaults={'rating': r, 'rd': 50.0})[0]\n"
+        "a, b = rated('alice', 1800.0), rated('bob', 1500.0)\n"
+        "print(start_for(a.value(), b.value(), settings.CLUB['HANDICAP_CAP'])[1])"
+    )
+    points = int(printed.strip().splitlines()[-1])
+    assert points > 0
+    contexts = {name: browser.new_context(viewport=DESKTOP) for name in ("alice", "bob")}
+    for name, context in contexts.items():
+        login(context, server, name)
+    bob = lobby(contexts["bob"], server)
+    alice = lobby(contexts["alice"], server)
+    quick = alice.get_by_test_id("quick-challenge")
+    quick.get_by_test_id("quick-opponent").fill("bob")
+    quick.locator("select[name=best_of]").select_option("1")
+    expect(quick.locator("input[name=handicap]")).not_to_be_checked()  # off by default
+    quick.locator("input[name=handicap]").check()
+    quick.get_by_test_id("quick-send").click()
+
+    words = f"handicap: bob receives {points}"
+    expect(bob.get_by_test_id("toast")).to_contain_text(words)
+    row = bob.get_by_test_id("incoming").get_by_test_id("challenge-row")
+    expect(row).to_contain_text(words)
+    row.get_by_test_id("accept").click()
+    match_id = on_the_table(bob, server)
+    assert on_the_table(alice, server) == match_id
+    for page in (alice, bob):
+        expect(page.get_by_test_id("start-B")).to_have_text(f"+{points} start")
+        expect(page.get_by_test_id("start-A")).to_have_text("")
+        assert not page.errors  # type: ignore[attr-defined]
+    for context in contexts.values():
         context.close()

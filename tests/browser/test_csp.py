@@ -59,7 +59,7 @@ def violations(page: Page) -> list[str]:
 
 
 def test_the_site_works_under_its_policy(browser: Any, server: Server) -> None:
-    match = server.new_match(1)
+    match = server.new_match(1, started=True)
     alice_context, alice_console = watched(browser)
     guest_context, guest_console = watched(browser)
 

@@ -8,6 +8,7 @@ Content-Security-Policy, with no violation."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,10 @@ from tests.browser.test_club import new_page, on_the_table
 from tests.browser.test_csp import violations, watched
 from tests.browser.test_match_page import click_table, set_angle, set_power, settled, strike
 from tests.game.helpers import BREAK_CUE
+
+# Two strokes in all are enough for a rating on this server: the club's minimum (20:
+# docs/ratings.md) would take the browsers a score of strokes; tests/ladder holds the rule.
+SERVER_ENV = {"SNOOKER_RATED_MIN_STROKES": "2"}
 
 
 def sign_up(context: BrowserContext, server: Server, name: str) -> Page:
@@ -78,7 +83,8 @@ def test_a_ladder_match_from_the_challenge_to_the_swap(
     ed.get_by_test_id("challenge-dora").click()
     expect(ed.get_by_test_id("waiting")).to_be_visible()
     expect(ed.get_by_role("heading")).to_have_text("Ladder challenge")
-    expect(ed.get_by_test_id("challenge-who")).to_contain_text("best of 1 · rated")
+    who = ed.get_by_test_id("challenge-who")
+    expect(who).to_contain_text("best of 1 · 120 s shot clock · rated")  # a ladder's clock
 
     # Dora is told at once, wherever she is, and accepts from the toast.
     toast = dora.get_by_test_id("toast")
@@ -90,24 +96,10 @@ def test_a_ladder_match_from_the_challenge_to_the_swap(
     assert on_the_table(ed, server) == match_id  # the challenger is taken to the table
     settled([dora, ed], 1)
 
-    # A start time: Ed proposes one from the match page, Dora accepts it from hers; both
-    # pages show it agreed (server-rendered forms, CSRF, under the CSP).
-    tomorrow = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT18:30")
-    expect(ed.get_by_test_id("no-agreed-start")).to_be_visible()
-    ed.get_by_test_id("start-at").fill(tomorrow)
-    ed.get_by_test_id("propose-start").click()
-    expect(ed.get_by_test_id("proposed-start")).to_contain_text("ed proposes")
-    expect(ed.get_by_test_id("accept-start")).to_have_count(0)  # not one's own proposal
-    dora.reload()
-    dora.get_by_test_id("accept-start").click()
-    expect(dora.get_by_test_id("agreed-start")).to_contain_text("18:30")
-    ed.reload()
-    expect(ed.get_by_test_id("agreed-start")).to_contain_text("18:30")
-    settled([dora, ed], 1)
-
-    # Both play a stroke (a result in which a player never struck rates nobody:
-    # docs/ladder.md): the breaker breaks off from the D, the other hits nothing.
-    table = Server(server.url, server.env, match_id)
+    # Both play a stroke (a result in which a player never struck rates nobody, nor one
+    # under this server's minimum of strokes: docs/ladder.md): the breaker breaks off from
+    # the D, the other hits nothing.
+    table = replace(server, match_id=match_id)
     breaker, other = (ed, dora) if strokes.frame_of(table.snapshot()).striker == "A" else (dora, ed)
     click_table(breaker, BREAK_CUE)
     cue = breaker.evaluate("snookerState().aim.cue_ball")
@@ -119,6 +111,22 @@ def test_a_ladder_match_from_the_challenge_to_the_swap(
     found = strokes.hit_nothing(strokes.frame_of(table.snapshot()), set_power(other, 0.3))
     set_angle(other, found.angle)
     strike(other)
+    settled([dora, ed], 3)
+
+    # A time to go on: Ed proposes one from the match page, Dora accepts it from hers; both
+    # pages show it agreed (server-rendered forms, CSRF, under the CSP). (Agreed before any
+    # stroke, it would hold the match until then: docs/ladder.md.)
+    tomorrow = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT18:30")
+    expect(ed.get_by_test_id("no-agreed-start")).to_be_visible()
+    ed.get_by_test_id("start-at").fill(tomorrow)
+    ed.get_by_test_id("propose-start").click()
+    expect(ed.get_by_test_id("proposed-start")).to_contain_text("ed proposes")
+    expect(ed.get_by_test_id("accept-start")).to_have_count(0)  # not one's own proposal
+    dora.reload()
+    dora.get_by_test_id("accept-start").click()
+    expect(dora.get_by_test_id("agreed-start")).to_contain_text("18:30")
+    ed.reload()
+    expect(ed.get_by_test_id("agreed-start")).to_contain_text("18:30")
     settled([dora, ed], 3)
 
     # Dora concedes the match (asked first, in the page's own dialog).
@@ -133,7 +141,9 @@ def test_a_ladder_match_from_the_challenge_to_the_swap(
     assert [(p, m) for p, m, _ in rows] == [("1", "ed"), ("2", "dora")], rows
     ratings = {m: int(r) for _, m, r in rows}
     assert ratings["ed"] > 1500 > ratings["dora"], rows
-    assert ratings == {"ed": 1662, "dora": 1338}  # Glicko-2, two newcomers (rules/ratings.py)
+    # Glicko-2, two newcomers, the winner's gain within the budget for provisional opponents
+    # (docs/ratings.md).
+    assert ratings == {"ed": 1575, "dora": 1338}
     expect(ed.locator('[data-member="ed"] [data-field="form"]')).to_have_text("W")
     expect(ed.get_by_test_id("no-pending")).to_be_visible()
     ed.screenshot(path=str(artifacts / "ladder-1280x800.png"), full_page=True)
@@ -143,7 +153,7 @@ def test_a_ladder_match_from_the_challenge_to_the_swap(
     expect(ed.get_by_test_id("ladder-result")).to_contain_text(
         "dora conceded to ed · ed takes position 1, dora moves down to 2"
     )
-    expect(ed.locator('[data-testid="rating-change"][data-player="ed"]')).to_contain_text("+162")
+    expect(ed.locator('[data-testid="rating-change"][data-player="ed"]')).to_contain_text("+75")
     expect(ed.locator('[data-testid="rating-change"][data-player="dora"]')).to_contain_text("−162")
     ed.goto(f"{server.url}/ladder/history/")
     expect(ed.get_by_test_id("history-entry").first).to_contain_text("dora conceded to ed")
@@ -151,7 +161,7 @@ def test_a_ladder_match_from_the_challenge_to_the_swap(
         "href", f"/match/{match_id}/"
     )
     ed.goto(f"{server.url}/players/ed/")
-    expect(ed.get_by_test_id("rating")).to_contain_text("Rating 1662")
+    expect(ed.get_by_test_id("rating")).to_contain_text("Rating 1575")
     chart = ed.get_by_test_id("rating-chart")
     expect(chart).to_be_visible()
     points = ed.get_by_test_id("chart-line").get_attribute("points") or ""

@@ -39,12 +39,12 @@ def test_the_switch_in_the_header(browser: Any, server: Server) -> None:
     expect(page.get_by_test_id("language-ru")).to_have_attribute("aria-pressed", "true")
     # Remembered: another page, and a reload.
     page.goto(f"{server.url}/")
-    expect(page.locator("h2").first).to_have_text("Вызовы вам")
+    expect(page.get_by_test_id("incoming-section").locator("h2")).to_have_text("Вызовы вам")
     page.reload()
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     assert violations(page) == [] and console == []
     # And back.
     page.get_by_test_id("language-en").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
-    expect(page.locator("h2").first).to_have_text("Challenges for you")
+    expect(page.get_by_test_id("incoming-section").locator("h2")).to_have_text("Challenges for you")
     context.close()

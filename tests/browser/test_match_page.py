@@ -201,6 +201,10 @@ def test_a_match_followed_by_two_players_and_a_spectator(
     click_table(alice, (100.0, -1170.0))
     cue = state(alice)["aim"]["cue_ball"]
     assert cue is not None and abs(cue[0] - 100) < 2 and abs(cue[1] + 1170) < 2
+    # The click gave the table the keys, without the keyboard's focus ring.
+    table = alice.get_by_test_id("table")
+    expect(table).to_be_focused()
+    assert table.evaluate("t => t.matches(':focus-visible')") is False
     drag_table(alice, tuple(cue), (150.0, -1150.0))  # the cue ball moves about the D
     cue = state(alice)["aim"]["cue_ball"]
     assert abs(cue[0] - 150) < 2 and abs(cue[1] + 1150) < 2
@@ -463,3 +467,26 @@ def test_a_stroke_lost_with_the_socket_is_played_once(browser: Any, server: Serv
     check_against_server(pages, match)
     for context in contexts:
         context.close()
+
+
+def test_a_handicap_start_is_on_the_scoreboard_from_the_first_frame(
+    browser: Any, server: Server
+) -> None:
+    """RULES.md §10: Bob starts every frame 28 up; his score shows it with "+28 start", in
+    the page's language, before the first stroke; Alice's side shows no start."""
+    match = server.new_match(3, start=(0, 28))
+    context = browser.new_context(viewport=DESKTOP)
+    login(context, match, "alice")
+    page = open_match(context, match)
+    expect(page.get_by_test_id("score-B")).to_have_text("28")
+    expect(page.get_by_test_id("start-B")).to_have_text("+28 start")
+    expect(page.get_by_test_id("score-A")).to_have_text("0")
+    expect(page.get_by_test_id("start-A")).to_have_text("")
+    assert not page.errors  # type: ignore[attr-defined]
+    # In Russian (the language cookie the header's switch sets).
+    context.add_cookies([{"name": "django_language", "value": "ru", "url": match.url}])
+    page = open_match(context, match)
+    expect(page.get_by_test_id("start-B")).to_have_text("фора +28")
+    expect(page.get_by_test_id("start-A")).to_have_text("")
+    assert not page.errors  # type: ignore[attr-defined]
+    context.close()

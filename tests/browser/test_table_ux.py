@@ -64,7 +64,7 @@ LATIN = """(names) => {
   const latin = (text) => {
     let t = text;
     for (const n of names) t = t.split(n).join("");
-    t = t.replace(/\\b(Enter|Alt|Shift)\\b/g, "");
+    t = t.replace(/\\b(Enter|Alt|Shift|Page Up|Page Down|Up|Down)\\b/g, "");
     return /[A-Za-z]{2,}/.test(t);
   };
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -356,7 +356,7 @@ def _in_the_way(a: tuple[float, float], b: list[float], c: list[float]) -> bool:
 
 def test_the_table_by_keyboard_alone(browser: Any, server: Server) -> None:
     """Place the cue ball, move it, aim, set the power and spin, strike: no pointer."""
-    match = server.new_match(1)
+    match = server.new_match(1, started=True)
     context = browser.new_context(viewport=DESKTOP)
     login(context, match, "alice")
     page = open_page(context, match)
@@ -386,7 +386,7 @@ def test_the_table_by_keyboard_alone(browser: Any, server: Server) -> None:
 
 
 def test_a_phone_by_touch(browser: Any, server: Server) -> None:
-    match = server.new_match(1)
+    match = server.new_match(1, started=True)
     context = browser.new_context(viewport=PORTRAIT, has_touch=True, is_mobile=True)
     login(context, match, "alice")
     page = open_page(context, match)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, ClassVar
 
@@ -54,6 +55,26 @@ class LobbyClient:
             message = await self.recv(timeout)
             if message["type"] == kind:
                 return message
+
+    async def rows(self, timeout: float = 5) -> dict[str, Any]:
+        """The next update with rows in it: those saying only who is online (members come and
+        go as a test's sockets open and close) are passed over."""
+        while True:
+            update = await self.expect("update", timeout)
+            if update["matches"] or update["challenges"]:
+                return update
+
+    async def no_rows(self, timeout: float = 0.3) -> bool:
+        """Nothing for `timeout` seconds but who is online."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while (left := end - loop.time()) > 0:
+            if await self.ws.receive_nothing(timeout=left):
+                return True
+            message = await self.recv()
+            if message["type"] != "update" or message["matches"] or message["challenges"]:
+                return False
+        return True
 
     async def nothing(self, timeout: float = 0.3) -> bool:
         return await self.ws.receive_nothing(timeout=timeout)

@@ -210,7 +210,10 @@ def test_guest_names(members) -> None:
     for bad in ("", " ", "x" * 21, "a_b", "<script>", "a/b", "-dash", "(guest)"):
         assert refused(lambda b=bad: service.clean_guest_name(b)) == "bad_name"
     # A member's name, or one that looks like it, is a member's: not a guest's.
-    for taken in ("alice", "ALICE", "\u0430lice", "a\u04cfice"):
+    # Fillers and zero-width characters show blank, or hide a difference (issue 42).
+    for blank in ("\u3164", "\u3164\u3164", "\u1160\u115f", "\uffa0", "Gi\u200bna", "Gina\u3164"):
+        assert refused(lambda b=blank: service.clean_guest_name(b)) == "bad_name", repr(blank)
+    for taken in ("alice", "ALICE", "\u0430lice", "a\u04cfice", "\u1d00lice", "\u1d00\u029fice"):
         assert refused(lambda t=taken: service.clean_guest_name(t)) == "member_name", taken
     alice = members[0]
     first = service.accept_invitation(
@@ -366,3 +369,22 @@ def test_a_change_tells_the_parties_once_committed_and_never_if_rolled_back(
     assert told == [(service.News((made.challenge.pk,)), False)]
     done = service.accept(bob, made.challenge.pk)
     assert told[1:] == [(service.News((made.challenge.pk,), (done.match.pk,)), False)]
+
+
+def test_a_rated_match_always_has_a_shot_clock(members, settings) -> None:  # type: ignore[no-untyped-def]
+    """Issue 36: a rated friendly whose format has none gets the club's generous clock, so a
+    losing player cannot sit at the table without striking; a friendly keeps its format's,
+    and a rated one with a clock of its own keeps that."""
+    ann, ben, *_ = members
+    rated = service.challenge(ann, ben, Format(1, None, rated=True)).challenge
+    assert rated is not None
+    match = service.accept(ben, rated.pk).match
+    assert match is not None and match.rated and match.shot_clock == 120
+    settings.CLUB = {**settings.CLUB, "RATED_SHOT_CLOCK": 60}
+    friendly = service.challenge(ben, ann, Format(1, None, rated=True)).challenge
+    assert friendly is not None
+    unrated = service.accept(ann, friendly.pk, rated=False).match
+    assert unrated is not None and not unrated.rated and unrated.shot_clock is None
+    own = service.challenge(ann, ben, Format(1, 30, rated=True)).challenge
+    assert own is not None
+    assert service.accept(ben, own.pk).match.shot_clock == 30  # type: ignore[union-attr]

@@ -18,6 +18,7 @@ from game import service as game_service
 from game.models import Match
 from game.protocol import client_in
 from rules.challenges import Format
+from tests.pages import unwrap_names
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,7 @@ def test_the_lobby_for_a_visitor(client: Client, members) -> None:
     live = game_service.create_match(alice, bob, 3)
     game_service.create_match(carol, carol, 1, practice=True)  # nobody else's business
     open_one = service.challenge(carol, None, Format(5, 30)).challenge
-    html = client.get("/").content.decode()
+    html = unwrap_names(client.get("/").content.decode())
     assert (
         'data-testid="lobby"' in html
         and static("js/lobby.js") in html
@@ -90,7 +91,7 @@ def test_the_lobby_for_a_member(members) -> None:
     to_alice = service.challenge(bob, alice, Format(3, rated=True)).challenge
     from_alice = service.challenge(alice, carol, Format(1)).challenge
     mine = game_service.create_match(alice, alice, 1, practice=True)
-    html = logged_in(alice).get("/").content.decode()
+    html = unwrap_names(logged_in(alice).get("/").content.decode())
     incoming = html[html.index('data-testid="incoming"') : html.index('data-testid="outgoing"')]
     assert f'data-id="{to_alice.pk}"' in incoming and "bob challenges you" in incoming
     assert f"/challenges/{to_alice.pk}/accept/" in incoming
@@ -144,6 +145,24 @@ def test_challenge_a_member(members) -> None:
 def test_a_challenge_needs_another_member(members, opponent, error) -> None:
     response = logged_in(members[0]).post("/challenges/new/", {"opponent": opponent, "best_of": 3})
     assert response.status_code == 200 and error in response.content.decode()
+    assert not Challenge.objects.exists()
+
+
+def test_the_computer_and_a_closed_account_cannot_be_challenged(members) -> None:
+    """The form answers as if nobody were called so, and the service refuses them too."""
+    from tests.computer.test_computer import seats
+
+    alice, bob, _ = members
+    computer = seats()["pro"]
+    bob.is_active = False
+    bob.save(update_fields=["is_active"])
+    for name in (computer.username, "bob"):
+        response = logged_in(alice).post("/challenges/new/", {"opponent": name, "best_of": 3})
+        assert response.status_code == 200 and "No member is called" in response.content.decode()
+    for target in (computer, bob):
+        with pytest.raises(service.ClubError) as refused:
+            service.challenge(alice, target, Format(3))
+        assert refused.value.code == "not_playable"
     assert not Challenge.objects.exists()
 
 
@@ -384,3 +403,20 @@ def test_others_private_challenges_answer_404_for_every_action_and_state(members
         c = make()
         service.accept(bob, c.pk)
         assert probe(c.pk) == nowhere  # accepted
+
+
+def test_a_players_name_is_drawn_in_one_place() -> None:
+    """The `player` filter: the name in a `name` span (shortened when long by site.css), whole
+    in its title and its text, escaped in both; the guest's marker in the page's language."""
+    from django.utils import translation
+
+    from club.templatetags.club_tags import player, player_text
+
+    assert player('a<b>&"') == (
+        '<span class="name" title="a&lt;b&gt;&amp;&quot;">a&lt;b&gt;&amp;&quot;</span>'
+    )
+    with translation.override("ru"):
+        assert player("Гоша (guest)") == (
+            '<span class="name" title="Гоша (гость)">Гоша (гость)</span>'
+        )
+        assert player_text("Гоша (guest)") == "Гоша (гость)"

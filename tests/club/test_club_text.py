@@ -23,6 +23,7 @@ def test_every_key_the_scripts_use_is_in_the_catalog() -> None:
             used |= set(re.findall(r"[?:]\s*\"(\w+)\"", call))
     assert used, "the scan found nothing"
     used |= {"live", "reconnecting", "connecting"}  # lobby.js's connection words
+    used |= {"why_unavailable", "why_moved", "why_flood", "why_full"}  # clubtext.js's WHY
     assert used <= set(catalog()), used - set(catalog())
 
 

@@ -13,9 +13,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from club import service
+from club import lobby, service
 from club.models import Challenge
 from club.process import LOBBY
+from game import presence
 from game import service as game_service
 from rules.challenges import Format
 from snooker_site.asgi import application
@@ -56,6 +57,21 @@ async def test_the_welcome_is_the_lobby_and_the_members_own(members) -> None:
     assert [c["id"] for c in notices["mine"]] == [to_alice.pk]
 
 
+def test_a_challenger_between_sockets_is_sent_to_the_table_by_the_welcome(members) -> None:
+    """Her challenge was accepted while her page reloaded: the notice is gone, so the welcome
+    lists the acceptance until she comes to the table (or for `JUST_ACCEPTED`)."""
+    alice, bob, _ = members
+    made = service.challenge(alice, bob, Format(1)).challenge
+    match = service.accept(bob, made.pk).match
+    now = timezone.now()
+    mine = lobby.welcome(alice, lobby=False).mine
+    assert [(c.id, c.status, c.match) for c in mine] == [(made.pk, "accepted", match.pk)]
+    assert lobby.welcome(bob, lobby=False).mine == []  # he accepted it on his own page
+    assert not lobby.just_accepted(alice, now + lobby.JUST_ACCEPTED)
+    presence.connect(match.pk, "alice-1", game_service.seat_of(match, alice))
+    assert lobby.welcome(alice, lobby=True).mine == []  # she has come
+
+
 async def test_notices_are_for_members_and_guests(members) -> None:
     refused = LobbyClient(None, lobby=False)
     connected, code = await refused.ws.connect()
@@ -75,14 +91,14 @@ async def test_both_parties_are_told_at_once(members, settings) -> None:
     for c in (bob_page, bob_lobby, alice_lobby):
         notice = await c.expect("notice", timeout=1)
         assert notice["challenge"]["status"] == "open" and notice["challenge"]["target"] == "bob"
-    assert await carol_lobby.nothing(0.4)  # a direct challenge is nobody else's business
+    assert await carol_lobby.no_rows(0.4)  # a direct challenge is nobody else's business
 
     done = await database_sync_to_async(service.accept)(bob, made.challenge.pk)
     told = (await alice_lobby.expect("notice"))["challenge"]
     assert told["status"] == "accepted" and told["match"] == done.match.pk and told["version"] == 2
     assert (await bob_page.expect("notice"))["challenge"]["match"] == done.match.pk
     # The new match reaches every lobby (coalesced), Carol's too.
-    update = await carol_lobby.expect("update")
+    update = await carol_lobby.rows()
     assert [m["id"] for m in update["matches"]] == [done.match.pk]
 
 

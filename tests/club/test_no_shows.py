@@ -85,6 +85,9 @@ def test_a_started_match_and_a_ladder_match_are_not_abandoned(members) -> None:
         status=Status.ACCEPTED, created=now, expires=now, answered=now, match=ladder,
     )  # fmt: skip
     practice = service.practise(alice, 1)
+    # The two are still at the table (their process's heartbeat): a started match they are
+    # at is played, or claimed for stalling, never abandoned (test_stalling.py).
+    game_presence.beat(["alice-1", "bob-1"], now + WAIT * 10)
     assert noshows.abandon_due(now + WAIT * 10) == []
     for match in (played, ladder, practice):
         assert _status(match) == Match.Status.LIVE
@@ -201,7 +204,10 @@ def test_two_passes_at_once_abandon_a_match_once(members) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_arrival_racing_the_pass_either_starts_or_finds_it_abandoned(members) -> None:
+def test_an_arrival_racing_the_pass_either_starts_or_finds_it_abandoned(members, settings) -> None:
+    # Nobody beats these sockets: a stall time past the pass's `later` keeps a started match
+    # from being judged deserted (test_stalling.py), so only the arrival's race is tried here.
+    settings.SNOOKER = {**settings.SNOOKER, "STALL": 3600.0}
     match = _friendly(members)
     game_presence.connect(match.pk, "alice-1", "A")
     later = match.created + WAIT

@@ -16,7 +16,8 @@ from computer import driver
 from computer.models import Computer
 from computer.service import ComputerError, play_computer
 from game.models import Match, MatchEvent
-from tests.game.helpers import Client
+from rules.opponent.address import address_seconds
+from tests.game.helpers import Client, started
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
 
@@ -92,6 +93,7 @@ async def test_a_server_leaves_the_computers_turns_to_its_own_process(settings) 
     bob = await database_sync_to_async(users.create_user)("bob")
     match = await database_sync_to_async(play_computer)(alice, "novice", 1)
     friendly = await database_sync_to_async(service.create_match)(bob, alice, 1, draw="A")
+    await database_sync_to_async(started)(friendly)  # Bob plays from the start
     layer = get_channel_layer()
     assert layer is not None
     theirs = Client(friendly.pk, bob)
@@ -172,18 +174,19 @@ async def test_the_computer_plays_once_the_balls_have_stopped(set_clock) -> None
 def test_the_profile_shows_results_against_the_computer_apart() -> None:
     seats()
     member = get_user_model().objects.create_user("alice", password="pw")
-    won = play_computer(member, "pro", 1)
-    lost = play_computer(member, "pro", 1)
-    play_computer(member, "novice", 1)  # still being played: not counted
-    for match, winner in ((won, "A"), (lost, "B")):
+    for winner in ("A", "B"):  # each finished before the next (at most two live at once)
+        match = play_computer(member, "pro", 1)
         Match.objects.filter(pk=match.pk).update(
             status=Match.Status.FINISHED, state={**match.state, "winner": winner}
         )
+    play_computer(member, "novice", 1)  # still being played: not counted
     page = PageClient()
     page.force_login(member)
     text = page.get("/players/alice/").content.decode()
     assert 'data-testid="computer-record"' in text
-    assert "Professional: won 1 of 2 matches" in text and "Novice" not in text
+    record = text[text.index('data-testid="computer-record"') :]
+    record = record[: record.index("</ul>")]
+    assert "Professional: won 1 of 2 matches" in record and "Novice" not in record
 
 
 def test_matches_against_the_computer_stay_out_of_the_members_totals() -> None:
@@ -312,3 +315,78 @@ def test_the_pools_workers_think_below_the_servers_priority() -> None:
         pool.shutdown()
     assert niceness == min(19, os.nice(0) + NICENESS)
     assert policy == os.SCHED_IDLE
+
+
+async def test_the_computer_lines_up_and_settles_for_its_address_time(set_clock, settings) -> None:
+    """It says it is thinking; once the balls have stopped it shows its cue swinging in onto
+    the line and then still on it, for the stroke's address time (at least a Novice's
+    quickest, a tap-in's), before it strikes; a page reloaded meanwhile is sent its aim."""
+    settings.COMPUTER = {**settings.COMPUTER, "ADDRESS_SECONDS": 1.0}
+    await database_sync_to_async(seats)()
+    alice = await database_sync_to_async(get_user_model().objects.create_user)("alice")
+    match = await database_sync_to_async(play_computer)(alice, "novice", 1)
+    client = Client(match.pk, alice)
+    await client.open()
+    await client.break_off()
+    event = await client.expect("event")
+    thinking = await client.expect("thinking", timeout=30)
+    assert thinking == {"type": "thinking", "seat": "B", "version": event["version"]}
+    drives = [t for t in driver._TASKS if not t.done()]
+    await set_clock.until_asleep(*drives, timeout=30)
+    await set_clock.advance(event["shot"]["duration"] + 1)
+    first = await client.expect("aim", timeout=30)
+    assert first["seat"] == "B" and first["version"] == event["version"]
+    # A reload now: the new page is sent the cue as it stands, after its welcome.
+    again = Client(match.pk, alice)
+    await again.open()
+    assert (await again.expect("aim"))["version"] == event["version"]
+    aims, elapsed = [first], 0.0
+    while True:
+        while not await client.ws.receive_nothing(timeout=0.05):
+            message = await client.recv()
+            if message["type"] == "aim":
+                aims.append(message)
+        if any(m["type"] == "event" and m["seat"] == "B" for m in client.seen):
+            break
+        await set_clock.advance(0.05)
+        elapsed += 0.05
+        assert elapsed < 10, "the computer never struck"
+    quickest = address_seconds("pot", "novice", 0.0, 0.0)
+    assert elapsed >= quickest - 0.06, (elapsed, quickest)
+    angles = [a["angle"] for a in aims]
+    assert len(set(angles)) > 1  # it lines up: the cue moves onto the line ...
+    assert all(a["version"] == event["version"] for a in aims)
+    await again.ws.disconnect()
+
+
+def test_a_member_has_at_most_two_live_matches_against_the_computer(settings) -> None:  # type: ignore[no-untyped-def]
+    """SNOOKER_COMPUTER_LIVE (2): a third is refused, on the page with the member's words
+    (409), until one has ended; an abandoned or finished one no longer counts."""
+    from django.utils import translation
+
+    seats()
+    member = get_user_model().objects.create_user("alice", password="pw")
+    first = play_computer(member, "novice", 1)
+    play_computer(member, "pro", 1)
+    with pytest.raises(ComputerError) as refused:
+        play_computer(member, "club", 1)
+    assert refused.value.code == "too_many_live"
+    page = PageClient()
+    page.force_login(member)
+    response = page.post("/computer/", {"level": "club", "best_of": 1})
+    assert response.status_code == 409
+    assert "You already have 2 matches against the computer being played" in (
+        response.content.decode()
+    )
+    with translation.override("ru"):
+        russian = PageClient(HTTP_ACCEPT_LANGUAGE="ru")
+        russian.force_login(member)
+        text = russian.post("/computer/", {"level": "club", "best_of": 1}).content.decode()
+    assert "У вас уже идут 2 матча с компьютером" in text
+    # Another member is not held to Alice's.
+    bob = get_user_model().objects.create_user("bob", password="pw")
+    assert play_computer(bob, "club", 1).player_a == bob
+    Match.objects.filter(pk=first.pk).update(status=Match.Status.ABANDONED)
+    assert play_computer(member, "club", 1).player_a == member
+    settings.COMPUTER = {**settings.COMPUTER, "LIVE": 3}
+    assert play_computer(member, "club", 1).player_a == member

@@ -13,7 +13,7 @@ from typing import Any
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snooker_site.settings")
 
 # Everything the club keeps, as Django's dumpdata writes it: members, sessions aside.
-APPS = ("auth.user", "game", "club", "ladder", "members")
+APPS = ("auth.user", "game", "ratings", "fixtures", "club", "ladder", "members")
 
 
 def fill() -> dict[str, Any]:
@@ -39,6 +39,12 @@ def fill() -> dict[str, Any]:
     concede(accepted(main, dan, cat), dan, "second")  # cat holds
     friendly = game_service.create_match(cat, ann, best_of=3, draw="A")
     club_service.challenge(dan, ben, Format(3, 60, rated=True))
+    # A member logged in: the dump leaves the session's row out (deploy/bin/snooker-backup).
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session["_auth_user_id"] = str(ann.pk)
+    session.create()
     return {"friendly": friendly.pk}
 
 
@@ -46,7 +52,8 @@ def state() -> dict[str, Any]:
     """Every row the club keeps (dumpdata, in primary-key order), and what the pages read."""
     from django.core.management import call_command
 
-    from ladder.models import Rating, Rung
+    from ladder.models import Rung
+    from ratings.models import Rating
 
     out = io.StringIO()
     call_command("dumpdata", *APPS, format="json", indent=None, stdout=out)
@@ -59,7 +66,16 @@ def state() -> dict[str, Any]:
     kinds: dict[str, int] = {}
     for row in rows:
         kinds[row["model"]] = kinds.get(row["model"], 0) + 1
-    return {"rows": rows, "kinds": kinds, "ladder": ladder, "ratings": ratings}
+    from django.contrib.sessions.models import Session
+
+    sessions = Session.objects.count()
+    return {
+        "rows": rows,
+        "kinds": kinds,
+        "ladder": ladder,
+        "ratings": ratings,
+        "sessions": sessions,
+    }
 
 
 def more() -> dict[str, Any]:

@@ -65,7 +65,7 @@ def nginx(
     (folder / "logs").mkdir(exist_ok=True)
     (folder / "snippets").mkdir(exist_ok=True)
     cert, key = certificate(folder)
-    for snippet in ("snooker-proxy.conf", "snooker-static-headers.conf"):
+    for snippet in ("snooker-proxy.conf", "snooker-static-headers.conf", "snooker-tls.conf"):
         shutil.copy(DEPLOY / "nginx" / snippet, folder / "snippets" / snippet)
     site = (DEPLOY / "nginx" / "snooker.conf").read_text()
     static_parent = (static_root or folder / "static").parent
@@ -81,17 +81,22 @@ def nginx(
         "listen 80;": f"listen 127.0.0.1:{http_port};",
         "listen [::]:443 ssl http2;": "",
         "listen [::]:80;": "",
+        "listen 80 default_server;": f"listen 127.0.0.1:{http_port} default_server;",
+        "listen 443 ssl default_server;": f"listen 127.0.0.1:{https_port} ssl default_server;",
+        "listen [::]:80 default_server;": "",
+        "listen [::]:443 ssl default_server;": "",
+        "return 301 https://club.example.org$request_uri;": "return 301 https://localhost$request_uri;",
     }
     for old, new in replacements.items():
         assert old in site, f"deploy/nginx/snooker.conf no longer has {old!r}"
         site = site.replace(old, new)
     if upstreams is not None:
-        shipped = "    server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;\n"
-        shipped += "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n"
+        shipped = "    server 127.0.0.1:8001 max_fails=0;\n"
+        shipped += "    server 127.0.0.1:8002 max_fails=0;\n"
         assert shipped in site
         site = site.replace(
             shipped,
-            "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n" for p in upstreams),
+            "".join(f"    server 127.0.0.1:{p} max_fails=0;\n" for p in upstreams),
         )
     (folder / "snooker.conf").write_text(site)
     conf = folder / "nginx.conf"
@@ -108,7 +113,10 @@ http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
     sendfile on;
-    server_tokens off;
+    # As Debian's nginx.conf has them: the site's own must win over these.
+    ssl_protocols TLSv1 TLSv1.1 TLSv1.2 TLSv1.3;
+    ssl_prefer_server_ciphers on;
+    gzip on;
     access_log {folder}/logs/access.log;
     client_body_temp_path {folder}/tmp/body;
     proxy_temp_path {folder}/tmp/proxy;

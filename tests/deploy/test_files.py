@@ -56,11 +56,40 @@ def test_the_proxy_limits_websockets_per_address(settings: Settings) -> None:
     (rate,) = _directives(sockets, "limit_req")
     (held,) = _directives(sockets, "limit_conn")
     name, count = held.split()
-    assert zones[rate.split()[0].removeprefix("zone=")] == "$binary_remote_addr"
-    assert zones[name] == "$binary_remote_addr"
+    assert zones[rate.split()[0].removeprefix("zone=")] == "$snooker_prefix"
+    assert zones[name] == "$snooker_prefix"
     # Room for a clubhouse behind one NAT: the club's own cap in each of the two processes.
     upstreams = re.findall(r"^\s*server 127\.0\.0\.1:\d+", site, flags=re.MULTILINE)
     assert int(count) >= len(upstreams) * settings.SNOOKER["MAX_SOCKETS_PER_ADDRESS"]
+
+
+def test_the_proxy_counts_websockets_per_ipv6_64_as_the_club_does() -> None:
+    """The websockets' zones are keyed by a map of `$binary_remote_addr`: an IPv6 address by
+    its /64 (its first 8 bytes), an IPv4 one whole, as accounts/addresses.py counts (issue 42:
+    counted per address, one host's /64 opened 60 sockets from each of its addresses)."""
+    import ipaddress
+
+    from accounts import addresses
+
+    site = (DEPLOY / "nginx" / "snooker.conf").read_text()
+    body = re.search(r"map \$binary_remote_addr \$snooker_prefix \{(.*?)\n\}", site, re.DOTALL)
+    assert body is not None
+    rules = [line.strip().rstrip(";") for line in body[1].strip().splitlines()]
+    pattern, value = rules[0].rsplit(None, 1)
+    assert pattern.startswith('"~') and not pattern.startswith('"~*')  # bytes: case matters
+    assert value == "$1" and rules[1].split() == ["default", "$binary_remote_addr"]
+    regex = re.compile(pattern.strip('"').removeprefix("~").encode())
+
+    def key(address: str) -> bytes:
+        """What nginx's map makes of the address's `$binary_remote_addr`."""
+        packed = ipaddress.ip_address(address).packed
+        found = regex.search(packed)
+        return found[1] if found else packed
+
+    one, other = "2001:db8:0:a::1", "2001:db8:0:a:ffff:ffff:ffff:a0a"  # a newline byte too
+    assert key(one) == key(other) == ipaddress.ip_address(addresses.grouped(one)).packed[:8]
+    assert key("2001:db8:0:b::1") != key(one)
+    assert key("192.0.2.10") == bytes([192, 0, 2, 10]) != key("192.0.2.11")
 
 
 def test_the_static_files_headers_are_the_pages(settings: Settings) -> None:
@@ -116,3 +145,53 @@ def test_the_scripts_parse(script: Path) -> None:
     assert script.stat().st_mode & 0o111, f"{script.name} is not executable"
     done = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_no_secret_is_ever_an_argument() -> None:
+    """A command line is readable by every user of the machine (ps, /proc/PID/cmdline): no
+    script or instruction in deploy/ or docs/deploy.md passes the environment file's values or
+    DATABASE_URL (which may hold a password) as arguments."""
+    texts = {path.name: path.read_text() for path in sorted(DEPLOY.rglob("*")) if path.is_file()}
+    texts["deploy.md"] = (ROOT / "docs" / "deploy.md").read_text()
+    for name, text in texts.items():
+        assert not re.search(r"env \$\(cat|xargs", text), name
+        assert not re.search(r"--dbname=\"?\$DATABASE_URL", text), name
+        assert not re.search(r"(?:^|\s)SECRET_KEY=\S", text.replace("SECRET_KEY=change-me", "")), (
+            name
+        )
+    for script in ("snooker-backup", "snooker-restore"):
+        assert "snooker-pgenv" in texts[script]
+
+
+def test_redis_is_reached_as_the_club_s_user() -> None:
+    env = (DEPLOY / "snooker.env.example").read_text()
+    (url,) = re.findall(r"^REDIS_URL=(\S+)$", env, flags=re.MULTILINE)
+    assert re.fullmatch(r"redis://snooker:[^@]+@127\.0\.0\.1:6379/0", url)
+    acl = (DEPLOY / "redis" / "users.acl").read_text().splitlines()
+    assert acl[0] == "user default off"
+    assert acl[1].startswith("user snooker on #") and "-@dangerous" in acl[1]
+
+
+def test_the_server_installs_only_what_runs() -> None:
+    """requirements.txt holds what the club runs; the test and lint tools are in
+    requirements-dev.txt, which the deployment never installs and `make test` does."""
+
+    def pins(name: str) -> set[str]:
+        lines = (ROOT / name).read_text().splitlines()
+        return {line.split("==")[0].split("[")[0].lower() for line in lines if "==" in line}
+
+    runtime, dev = pins("requirements.txt"), pins("requirements-dev.txt")
+    assert not runtime & dev
+    for tool in ("pytest", "pytest-django", "hypothesis", "mypy", "ruff", "playwright", "polib"):
+        assert tool in dev and tool not in runtime, tool
+    assert {"django", "daphne", "channels-redis", "psycopg"} <= runtime
+    assert (ROOT / "requirements-dev.txt").read_text().count("-r requirements.txt\n") == 1
+    upgrade = (DEPLOY / "bin" / "snooker-upgrade").read_text()
+    deploy_doc = (ROOT / "docs" / "deploy.md").read_text()
+    for text in (upgrade, deploy_doc):
+        installs = [line for line in text.splitlines() if "pip" in line and " install" in line]
+        assert installs and all("-r " in line for line in installs)
+        assert all("requirements.txt" in line and "-dev" not in line for line in installs)
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^run: venv static$", makefile, flags=re.MULTILINE)
+    assert re.search(r"^test: venv-dev ", makefile, flags=re.MULTILINE)

@@ -14,9 +14,11 @@ Chromium, fails in CI (.ci/run installs them); PostgreSQL and Redis are `make te
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import http.client
+import json
 import os
 import re
 import secrets
@@ -25,13 +27,20 @@ import ssl
 import subprocess
 import time
 import uuid
-from collections.abc import Iterator
+from asyncio import Event
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+import redis
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.typing import Origin
 
+from game.balance import to_move
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server
 from tests.deploy.render import NGINX, Nginx, nginx, required
 from tests.live.harness import (
@@ -42,7 +51,11 @@ from tests.live.harness import (
     free_port,
     postgres_url,
     redis_url,
+    run_json,
     run_python,
+)
+from tests.live.harness import (
+    Page as LivePage,
 )
 from tests.needs import missing
 
@@ -149,6 +162,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         DATABASE_URL=scratch.url, REDIS_URL=redis_url(), CHANNEL_LAYER_PREFIX=prefix,
         SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto", SNOOKER_TRUSTED_PROXIES="1",
         STATIC_ROOT=str(tmp / "static"), SNOOKER_SIGNUP_RATE="5/h",
+        SNOOKER_BALANCE_EVERY="1",  # game/balance.py, within a test's patience
     )  # fmt: skip
     daphnes: list[Daphne] = []
     proc: subprocess.Popen[bytes] | None = None
@@ -357,6 +371,114 @@ def test_two_members_play_over_https_and_a_rolling_restart_loses_nothing(
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
 
 
+SPREAD_SOCKETS = 40
+
+
+async def _watching(site: Site, match: int, i: int, welcomes: list[int], stop: Event) -> None:
+    """A spectator's page through nginx, from a loopback address of its own (nginx limits
+    sockets per address): hello, then whatever comes; after any close, back on the match page's
+    backoff (static/js/connection.js), reset by a welcome."""
+    source = f"127.1.{i // 250}.{i % 250 + 1}"
+    attempt = 0
+    while not stop.is_set():
+        try:
+            async with ws_connect(
+                f"wss://localhost:{site.https_port}/ws/match/{match}/", ssl=site.tls(),
+                origin=Origin(site.url), local_addr=(source, 0), proxy=None, open_timeout=10,
+            ) as ws:  # fmt: skip
+                await ws.send(json.dumps({"type": "hello", "protocol": 1, "last_version": None}))
+                async for text in ws:
+                    if str(text).startswith('{"type":"welcome"'):
+                        welcomes[i] += 1
+                        attempt = 0
+        except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError):
+            pass
+        await asyncio.sleep(LivePage.BACKOFF[min(attempt, len(LivePage.BACKOFF) - 1)])
+        attempt += 1
+
+
+def _held(site: Site) -> dict[str, int]:
+    """What each live process says it holds (game/balance.py's keys, three seconds' life)."""
+    client = redis.Redis.from_url(redis_url())
+    try:
+        keys = list(client.scan_iter(match=f"{site.env['CHANNEL_LAYER_PREFIX']}balance:*"))
+        values = client.mget(keys) if keys else []
+        return {k.decode(): int(v) for k, v in zip(keys, values, strict=True) if v is not None}
+    finally:
+        client.close()
+
+
+def test_after_a_rolling_restart_the_sockets_spread_again(site: Site) -> None:
+    """Each daphne restarted in turn leaves every socket on the one restarted first (a socket
+    stays where it landed; least_conn only places new ones): the balancer asks the excess to
+    reconnect, and nginx hands them to the other process."""
+    setup = run_json(site.env, "-m", "tests.live.ctl", "matches", "1")
+    match = setup["matches"][0]["match"]
+
+    async def run() -> tuple[float, float, list[int]]:
+        stop = Event()
+        welcomes = [0] * SPREAD_SOCKETS
+        tasks = [asyncio.create_task(_watching(site, match, i, welcomes, stop))
+                 for i in range(SPREAD_SOCKETS)]  # fmt: skip
+        try:
+            # (>=: the browser test's pages, if it ran before, are still open)
+            await _until_held(site, lambda h: sum(h.values()) >= SPREAD_SOCKETS, 60)
+            peaks: list[int] = []
+            watch = asyncio.create_task(_peaks(site, peaks))
+            for index in (0, 1):  # deploy/bin/snooker-upgrade's rolling restart
+                await asyncio.to_thread(site.restart, index)
+            restarted = time.monotonic()
+            # Every socket reconnected after the second restart; then spread again, as far as
+            # the balancer asks (its own measure: neither has any to move).
+            spread = await _until_held(
+                site,
+                lambda h: len(h) == 2 and sum(h.values()) >= SPREAD_SOCKETS
+                and not any(to_move(n, {o: m for o, m in h.items() if o != p})
+                            for p, n in h.items()),
+                60,
+            )  # fmt: skip
+            took = time.monotonic() - restarted
+            watch.cancel()
+            # Without the balancer one process would hold them all from now on.
+            assert max(peaks) >= SPREAD_SOCKETS * 0.9, "the restart never piled them up"
+            most = max(spread.values()) / SPREAD_SOCKETS
+            settled = list(welcomes)
+            await asyncio.sleep(3)  # three balancing passes: nobody moved again
+            assert sum(welcomes) - sum(settled) == 0, "sockets kept being moved"
+            return took, most, welcomes
+        finally:
+            stop.set()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
+    with ThreadPoolExecutor(1) as pool:
+        took, most, welcomes = pool.submit(asyncio.run, run()).result()
+    print(f"spread again {took:.1f} s after the rolling restart; the fuller process holds "
+          f"{most:.0%}; {sum(welcomes)} welcomes for {SPREAD_SOCKETS} sockets")  # fmt: skip
+
+
+async def _peaks(site: Site, peaks: list[int]) -> None:
+    while True:
+        held = await asyncio.to_thread(_held, site)
+        peaks.append(max(held.values(), default=0))
+        await asyncio.sleep(0.1)
+
+
+async def _until_held(
+    site: Site, done: Callable[[dict[str, int]], bool], timeout: float
+) -> dict[str, int]:
+    deadline = time.monotonic() + timeout
+    while True:
+        held = await asyncio.to_thread(_held, site)
+        if done(held):
+            return held
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the processes hold {held}")
+        await asyncio.sleep(0.2)
+
+
 def test_a_slow_client_is_dropped(site: Site) -> None:
     """Headers that never end hold no connection for good: nginx ends it after
     client_header_timeout (10 s), a deadline for the whole header, not a pause between bytes."""
@@ -371,3 +493,88 @@ def test_a_slow_client_is_dropped(site: Site) -> None:
         waited = time.monotonic() - started
     assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer[:100]
     assert 5 < waited < 20, waited
+
+
+# --- the deployment, tight (issue 42) ---------------------------------------------------------
+
+
+def _closed_without_answer(conn: http.client.HTTPConnection, host: str) -> bool:
+    """True when nginx closes the connection without a word (its 444)."""
+    try:
+        conn.request("GET", "/accounts/login/", headers={"Host": host})
+        conn.getresponse()
+    except (http.client.RemoteDisconnected, ConnectionResetError, ssl.SSLError):
+        return True
+    finally:
+        conn.close()
+    return False
+
+
+def test_no_version_and_no_unknown_name_reaches_daphne(site: Site) -> None:
+    # server_tokens off: "nginx" on every answer and error page, never its version.
+    status, headers, _ = site.get("/accounts/login/")
+    assert status == 200 and headers["server"] == ["nginx"]
+    status, headers, body = site.get("/static/no-such-file.css")
+    assert status == 404 and headers["server"] == ["nginx"]
+    assert not re.search(rb"nginx/\d", body)
+    # Port 80: an unknown Host is closed without an answer; the club's own name is sent to
+    # the club's own name, whatever Host asked.
+    assert _closed_without_answer(
+        http.client.HTTPConnection("127.0.0.1", site.http_port, timeout=10), "evil.example"
+    )
+    # Port 443: a handshake for a name the club has no certificate for is refused ...
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    with (
+        socket.create_connection(("127.0.0.1", site.https_port), timeout=10) as raw,
+        pytest.raises(ssl.SSLError, match=r"UNRECOGNIZED_NAME|unrecognized name"),
+    ):
+        context.wrap_socket(raw, server_hostname="evil.example")
+    # ... and a request made over the club's handshake with another Host is dropped by nginx.
+    conn = http.client.HTTPSConnection("localhost", site.https_port, context=site.tls(), timeout=10)
+    assert _closed_without_answer(conn, "evil.example")
+
+
+def test_the_access_log_holds_no_token(site: Site) -> None:
+    secret = secrets.token_urlsafe(16)
+    site.get(f"/invite/{secret}/?x=1", Referer=f"{site.url}/invite/{secret}/")
+    site.get(f"/accounts/reset/MQ/{secret}/")
+    site.get("/players/?q=plain")
+    log = site.nginx.folder / "logs" / "snooker.access.log"
+    deadline = time.monotonic() + 10
+    while "q=plain" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)  # nginx writes the line after the answer
+    text = log.read_text()
+    assert "/players/?q=plain" in text
+    assert secret not in text
+    assert '"GET /invite/.../?x=1 ' in text and '"GET /accounts/reset/.../ ' in text
+
+
+def _handshake(site: Site, *, version: ssl.TLSVersion, ciphers: str | None = None) -> str:
+    """The suite nginx agreed to, or raises ssl.SSLError when it refused."""
+    context = site.tls()
+    context.minimum_version = context.maximum_version = version
+    if ciphers is not None:
+        context.set_ciphers(ciphers)
+    with (
+        socket.create_connection(("127.0.0.1", site.https_port), timeout=10) as raw,
+        context.wrap_socket(raw, server_hostname="localhost") as tls,
+    ):
+        suite = tls.cipher()
+        assert suite is not None
+        return suite[0]
+
+
+def test_tls_is_mozillas_intermediate(site: Site) -> None:
+    """TLS 1.3, and TLS 1.2 with ECDHE and AES-GCM or ChaCha20 only: no CBC, no SHA-1 MAC, no
+    RSA key exchange; nothing older than 1.2."""
+    assert _handshake(site, version=ssl.TLSVersion.TLSv1_3).startswith("TLS_")
+    agreed = _handshake(site, version=ssl.TLSVersion.TLSv1_2)
+    assert agreed.startswith("ECDHE-") and ("GCM" in agreed or "CHACHA20" in agreed), agreed
+    for good in ("ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-CHACHA20-POLY1305"):
+        assert _handshake(site, version=ssl.TLSVersion.TLSv1_2, ciphers=good) == good
+    for weak in ("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA384", "AES128-GCM-SHA256"):
+        with pytest.raises(ssl.SSLError):
+            _handshake(site, version=ssl.TLSVersion.TLSv1_2, ciphers=weak)
+    with pytest.raises(ssl.SSLError):
+        _handshake(site, version=ssl.TLSVersion.TLSv1_1)

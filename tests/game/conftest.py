@@ -9,7 +9,7 @@ from club import process as club_process
 from computer import driver
 from game import process, service
 from tests.clock import set_clock  # noqa: F401  # a fixture
-from tests.game.helpers import Client
+from tests.game.helpers import Client, started
 
 
 @pytest.fixture
@@ -20,8 +20,9 @@ def players(db: None):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def match(players):  # type: ignore[no-untyped-def]
-    """Best of 3, Alice (A) breaks."""
-    return service.create_match(players[0], players[1], best_of=3, draw="A")
+    """Best of 3, Alice (A) breaks; started (the two were at the table together), so that
+    the service takes its strokes (tests of the start make their own)."""
+    return started(service.create_match(players[0], players[1], best_of=3, draw="A"))
 
 
 @pytest.fixture(autouse=True)

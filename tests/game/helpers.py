@@ -11,6 +11,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
+from game import clock
+from game.models import Match
 from game.protocol import server_out
 from game.routing import websocket_urlpatterns
 
@@ -31,6 +33,15 @@ def as_user(user: Any, address: str = "127.0.0.1") -> Any:
         return await ROUTER(scope, receive, send)
 
     return app
+
+
+def started(row: Match) -> Match:
+    """`row` as if both players had come to the table together now (game/presence.py)."""
+    row.started = row.arrived_a = row.arrived_b = clock.now()
+    Match.objects.filter(pk=row.pk).update(
+        started=row.started, arrived_a=row.arrived_a, arrived_b=row.arrived_b
+    )
+    return row
 
 
 async def close_code(ws: WebsocketCommunicator) -> int:
@@ -76,13 +87,14 @@ class Client:
         return message
 
     async def expect(self, kind: str, timeout: float = 5) -> dict[str, Any]:
-        """The next message of this type (presence, aim, ack, clock and log messages between
+        """The next message of this type (presence, aim, thinking, ack, clock and log messages
         are skipped)."""
         while True:
             message = await self.recv(timeout)
             if message["type"] == kind:
                 return message
-            if message["type"] not in ("presence", "aim", "ack", "clock", "log"):
+            skipped = ("presence", "aim", "thinking", "ack", "clock", "log", "lines", "line")
+            if message["type"] not in skipped:
                 raise AssertionError(f"expected {kind}, got {message}")
 
     async def stroke(self, **fields: Any) -> str:

@@ -49,17 +49,23 @@ async def test_the_shot_clock_waits_for_both_players(players) -> None:
     assert (await _row(m.pk)).deadline == deadline
 
 
-async def test_strokes_before_the_opponent_comes_set_no_deadline(players) -> None:
+async def test_no_stroke_before_the_opponent_comes(players) -> None:
+    """Play begins with the match (issue 36): a stroke alone at the table is refused and
+    changes nothing; once both are there, the same stroke is played and the clock runs."""
     m = await _match(players, shot_clock=30)
     alice = Client(m.pk, players[0])
     await alice.open()
     await alice.break_off()
-    event = await alice.expect("event")
-    assert event["snapshot"]["shot_clock"]["deadline"] is None
+    refused = await alice.expect("error")
+    assert refused["code"] == "not_started"
+    row = await _row(m.pk)
+    assert row.version == 1 and row.deadline is None and row.started is None
     bob = Client(m.pk, players[1])
     await bob.open()
-    clock = await alice.expect("clock")
-    assert clock["version"] == 2  # the clock starts on Bob's turn, now that he is here
+    assert (await alice.expect("clock"))["version"] == 1  # Alice's time runs from the start
+    await alice.break_off()
+    event = await alice.expect("event")
+    assert event["version"] == 2 and event["snapshot"]["shot_clock"]["deadline"] is not None
 
 
 async def test_time_runs_out_only_once_both_are_there(players, set_clock) -> None:
@@ -119,7 +125,7 @@ async def test_the_shot_clock_starts_when_the_table_is_still(players) -> None:
     last position is held before the next rack) is not the next striker's to use."""
     from datetime import datetime
 
-    from game.protocol.constants import FRAME_HOLD
+    from game.protocol.constants import CUE_LEAD, FRAME_HOLD
 
     m = await _match(players, shot_clock=30)
     alice, bob = Client(m.pk, players[0]), Client(m.pk, players[1])
@@ -133,7 +139,8 @@ async def test_the_shot_clock_starts_when_the_table_is_still(players) -> None:
     rolling = event["shot"]["duration"]
     assert rolling > 3  # a break: the balls run for seconds
     left = (stored - datetime.now(stored.tzinfo)).total_seconds()
-    assert rolling + 30 - 2 < left <= rolling + 30
+    still = CUE_LEAD + rolling  # the cue's swing to the ball is drawn before the balls move
+    assert still + 30 - 2 < left <= still + 30
     await bob.expect("event")
     await bob.send({"type": "concede", "client_id": "c-frame", "scope": "frame"})
     event = await bob.expect("event")

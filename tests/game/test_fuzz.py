@@ -56,6 +56,11 @@ FIELDS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "claim": {"client_id": client_id, "scope": st.sampled_from(["frame", "match"])},
     "ping": {"version": version},
     "log": {"frame": st.integers(-2, 1002)},
+    "say": {
+        "room": st.sampled_from(["players", "spectators", "lobby"]),
+        "text": st.none() | st.text(max_size=600), "client_id": st.none() | client_id,
+        "preset": st.none() | st.sampled_from(["good_shot", "sorry", "bribe"]),
+    },
 }  # fmt: skip
 assert set(FIELDS) == set(client_in.TYPES)  # every message type is fuzzed
 

@@ -14,7 +14,7 @@ from game import service
 from game.models import Connection, Match, MatchEvent
 from rules.match import match_from_json, match_to_json
 from rules.state import FrameState, make_balls
-from tests.game.helpers import Client
+from tests.game.helpers import Client, started
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
 
@@ -376,7 +376,8 @@ async def test_a_player_lost_with_a_dead_process_turns_absent(
     while presence["players"]["B"]["online"]:
         presence = await a.expect("presence")
     assert presence["players"]["B"]["claim_from"] is not None
-    # The sweep took the dead row away and kept Bob's absence from its last sign of life.
+    # The sweep took the dead row away and kept Bob's absence from its last sign of life (a
+    # claim counts it from the sweep).
     assert not await database_sync_to_async(Connection.objects.filter(seat="B").exists)()
     await a.close()
 
@@ -423,3 +424,44 @@ async def test_a_reload_does_not_read_as_leaving(match, players, settings, set_c
     assert set_clock.monotonic() - gone >= notice - 0.05
     assert presence["players"]["B"]["away_since"] is not None
     await a.close()
+
+
+async def test_a_handicapped_match_shows_its_start_from_the_first_frame(players) -> None:
+    """RULES.md §10: Bob starts every frame 28 up; everyone sees it in the welcome, the start
+    event and every snapshot after; the next frame begins at it again, and the stored
+    commands rebuild the match with it."""
+    made = await database_sync_to_async(service.create_match)(
+        players[0], players[1], best_of=3, draw="A", start=(0, 28)
+    )
+    match = await database_sync_to_async(started)(made)
+    a, b, s = await _trio(match, players)
+    for c in (a, b, s):
+        welcome = next(m for m in c.seen if m["type"] == "welcome")
+        board = welcome["snapshot"]["scoreboard"]
+        assert board["start"] == {"A": 0, "B": 28} and board["scores"] == {"A": 0, "B": 28}
+        assert welcome["snapshot"]["frame"]["scores"] == {"A": 0, "B": 28}
+        assert board["frame_number"] == 1 and board["break"] == 0
+    await a.break_off()
+    event = await b.expect("event")
+    assert event["snapshot"]["scoreboard"]["start"] == {"A": 0, "B": 28}
+    assert event["snapshot"]["scoreboard"]["scores"]["B"] == 28
+    await a.expect("event")
+    await s.expect("event")
+    await b.send({"type": "concede", "client_id": "b-concede", "scope": "frame"})
+    event = await s.expect("event")
+    assert event["kind"] == "concede" and event["frame_end"]["winner"] == "A"
+    assert event["snapshot"]["frames"][0]["scores"]["B"] == 28  # the record keeps the start
+    board = event["snapshot"]["scoreboard"]
+    assert board["frame_number"] == 2 and board["scores"] == {"A": 0, "B": 28}
+
+    def check() -> None:
+        first = MatchEvent.objects.get(match=match, version=1)
+        assert first.command == {"draw": "A", "start": {"A": 0, "B": 28}}
+        assert json.loads(first.payload)["request"]["start"] == {"A": 0, "B": 28}
+        stored = match_from_json(Match.objects.get(pk=match.pk).state)
+        assert stored.start == (0, 28)
+        assert service.rebuild(match.pk) == stored
+
+    await database_sync_to_async(check)()
+    for c in (a, b, s):
+        await c.close()

@@ -49,7 +49,7 @@ async def test_a_newcomer_reads_the_frame_as_it_was_called(match, players) -> No
     first = await next_log(s)
     assert first["frame"] == 1 and first["breaker"] == "A" and first["omitted"] == 0
     assert [e["kind"] for e in first["entries"]] == ["start"]
-    assert first["entries"][0]["request"] == {"draw": "A"}
+    assert first["entries"][0]["request"] == {"draw": "A", "start": {"A": 0, "B": 0}}
     await a.break_off()
     await b.expect("event")
     await b.stroke(angle=-1.5707963, speed=0.5)  # a foul (as test_live's): A decides

@@ -133,3 +133,27 @@ def test_the_server_reads_the_tables_catalogue() -> None:
         assert words.t("log.points", n=12, name="Алиса", brk=12) == "12 очков — Алиса (серия 12)"
         assert words.t("no.such.key") == "no.such.key"
     assert set(words.catalogue("ru")) == set(words.catalogue("en"))
+
+
+def test_the_start_event_names_the_handicap_alike() -> None:
+    """RULES.md §10: the log's first entry says who has the start, on the table and in the
+    record, in both languages; a match without one says nothing more than the draw."""
+    players = {"A": "alice", "B": "bob"}
+    entries = [
+        server_out.LogEntry.model_validate(
+            {"version": 1, "kind": "start", "seat": None,
+             "request": {"draw": "A", "start": start}, "ruling": None, "shot": None,
+             "scores": {"A": 0, "B": 28}, "break": 0, "frame_end": None, "match_end": None}
+        )
+        for start in ({"A": 0, "B": 28}, {"A": 0, "B": 0})
+    ]  # fmt: skip
+    dumped = [e.model_dump(mode="json", by_alias=True) for e in entries]
+    table = table_words(players, dumped)
+    for lang, said in (
+        ("en", "Handicap: bob begins every frame on 28"),
+        ("ru", "Фора: bob начинает каждую партию с 28"),
+    ):
+        with translation.override(lang):
+            server = [asdict(words.describe(e, players)) for e in entries]
+        assert table[lang] == server
+        assert server[0]["details"] == [said] and server[1]["details"] == []

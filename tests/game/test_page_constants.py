@@ -8,7 +8,14 @@ import re
 import pytest
 from django.test import Client
 
-from game.protocol import CLOSE_FLOOD, CLOSE_FULL, CLOSE_NOT_FOUND, PROTOCOL_VERSION
+from game.protocol import (
+    CLOSE_FLOOD,
+    CLOSE_FULL,
+    CLOSE_MOVED,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAVAILABLE,
+    PROTOCOL_VERSION,
+)
 from game.protocol.client_in import MAX_SPEED, MISCUE_LIMIT
 from game.protocol.constants import page_constants
 from rules import table
@@ -32,7 +39,8 @@ def test_the_constants_are_the_rules_own() -> None:
     constants = page_constants()
     assert constants["protocol"] == PROTOCOL_VERSION
     assert constants["close_codes"] == {
-        "not_found": CLOSE_NOT_FOUND, "flood": CLOSE_FLOOD, "full": CLOSE_FULL
+        "not_found": CLOSE_NOT_FOUND, "flood": CLOSE_FLOOD, "full": CLOSE_FULL,
+        "moved": CLOSE_MOVED, "unavailable": CLOSE_UNAVAILABLE,
     }  # fmt: skip
     assert constants["stroke"]["max_speed"] == MAX_SPEED
     assert constants["stroke"]["miscue_limit"] == MISCUE_LIMIT

@@ -150,29 +150,53 @@ def test_a_stroke_is_one_read_and_one_write(match, players) -> None:
     assert service.rebuild(match.pk) == match_from_json(row.state)
 
 
-def test_an_arrival_between_the_read_and_the_write_is_kept(players, monkeypatch) -> None:
-    """A stroke is computed from the row unlocked; if the match started meanwhile (the other
-    player came, and the shot clock with them), the stroke is taken again under the lock
-    and its deadline is the started match's, not the one computed before."""
-    from datetime import timedelta
-
-    from game import clock
-
-    match = service.create_match(players[0], players[1], best_of=1, shot_clock=30, draw="A")
-    Match.objects.filter(pk=match.pk).update(arrived_a=clock.now())
+def test_an_ending_between_the_read_and_the_write_is_kept(match, players, monkeypatch) -> None:
+    """A stroke is computed from the row unlocked; if the match ended meanwhile without a
+    version (a ladder's default abandons it, ladder/service.py), the stroke is taken again
+    under the lock and refused: nothing is written over the ending."""
     applied: list[int] = []
     real = service.rules_match.apply
 
-    def apply_while_the_opponent_arrives(*args):  # type: ignore[no-untyped-def]
-        if not applied:  # the first computation: the opponent comes before its write
-            now = clock.now()
-            Match.objects.filter(pk=match.pk).update(arrived_b=now, started=now)
+    def apply_while_the_match_ends(*args):  # type: ignore[no-untyped-def]
+        if not applied:  # the first computation: the match ends before its write
+            Match.objects.filter(pk=match.pk).update(status=Match.Status.ABANDONED)
         applied.append(1)
         return real(*args)
 
-    monkeypatch.setattr(service.rules_match, "apply", apply_while_the_opponent_arrives)
-    done = service.submit(match.pk, players[0], _break("racing-arrival"))
+    monkeypatch.setattr(service.rules_match, "apply", apply_while_the_match_ends)
+    with pytest.raises(service.ServiceError) as refused:
+        service.submit(match.pk, players[0], _break("racing-ending"))
+    # The match had started (both at the table): abandoned then is deserted.
+    assert refused.value.code == "deserted" and applied == [1]
     row = Match.objects.get(pk=match.pk)
-    assert len(applied) == 2 and done.version == row.version == 2
-    assert row.deadline is not None and row.deadline > clock.now() + timedelta(seconds=29)
-    assert MatchEvent.objects.filter(match=match, kind="stroke").count() == 1
+    assert row.version == 1 and row.status == Match.Status.ABANDONED
+    assert not MatchEvent.objects.filter(match=match, kind="stroke").exists()
+
+
+@pytest.mark.parametrize(
+    ("start", "code"), [((71, 0), "bad_start"), ((0, 71), "bad_start"), ((3, 3), "bad_start")]
+)
+def test_a_start_above_the_cap_or_for_both_is_refused(players, start, code) -> None:  # type: ignore[no-untyped-def]
+    """RULES.md §10: one player's start, at most the club's cap (SNOOKER_HANDICAP_CAP, 70)."""
+    with pytest.raises(service.ServiceError) as refused:
+        service.create_match(players[0], players[1], best_of=3, draw="A", start=start)
+    assert refused.value.code == code
+    assert not Match.objects.exists()
+
+
+def test_a_start_at_the_cap_is_made_and_rebuilt(players, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.CLUB = {**settings.CLUB, "HANDICAP_CAP": 40}
+    with pytest.raises(service.ServiceError):
+        service.create_match(players[0], players[1], best_of=3, draw="B", start=(41, 0))
+    row = service.create_match(players[0], players[1], best_of=3, draw="B", start=(40, 0))
+    state = match_from_json(row.state)
+    assert state.start == (40, 0) and state.frame.scores == (40, 0)
+    assert row.state["start"] == {"A": 40, "B": 0}
+    assert service.rebuild(row.pk) == state
+    _, snap = service.snapshot(row.pk)
+    assert (snap.scoreboard.start.A, snap.scoreboard.start.B) == (40, 0)
+
+
+def test_a_match_made_before_starts_rebuilds_without_one(match) -> None:  # type: ignore[no-untyped-def]
+    MatchEvent.objects.filter(match=match, version=1).update(command={"draw": "A"})
+    assert service.rebuild(match.pk).start == (0, 0)

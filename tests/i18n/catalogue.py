@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
 # What `make messages` scans (the project's own code and templates; apps with a catalogue of
-# their own, such as ladder/, keep theirs).
-PYTHON_DIRS = ("accounts", "club", "computer", "game", "members", "snooker_site")
+# their own, such as ladder/, ratings/ and fixtures/, keep theirs).
+PYTHON_DIRS = ("accounts", "chat", "club", "computer", "game", "members", "snooker_site")
 TEMPLATE_DIRS = ("templates", "accounts/templates")
 
 # keyword: (index of the context or None, index of the msgid, index of the plural or None)

@@ -85,10 +85,12 @@ def test_makemessages_finds_nothing_new(tmp_path: Path) -> None:
     nothing untranslated (CI installs gettext for this; .ci/run)."""
     if shutil.which("xgettext") is None or shutil.which("msgfmt") is None:
         missing("needs GNU gettext (apt install gettext)")
-    # The ladder keeps its own catalogue (ladder/locale), where makemessages writes its words;
-    # it is copied so that the settings import.
-    # (An app's own templates/ come with the app: dirs_exist_ok.)
-    for folder in (*PYTHON_DIRS, *TEMPLATE_DIRS, "rules", "locale", "ladder"):
+    # The ladder, the ratings, the fixtures and the competitions keep their own catalogues
+    # (ladder/locale, ratings/locale, fixtures/locale, competitions/locale), where makemessages
+    # writes their words; they are copied so that the settings import. (An app's own
+    # templates/ come with the app: dirs_exist_ok.)
+    apps = ("ladder", "ratings", "fixtures", "competitions")
+    for folder in (*PYTHON_DIRS, *TEMPLATE_DIRS, "rules", "locale", *apps):
         shutil.copytree(
             ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("*.pyc"),
             dirs_exist_ok=True,

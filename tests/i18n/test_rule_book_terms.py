@@ -20,6 +20,9 @@ from tests.i18n.catalogue import ROOT
 PO_FILES = (
     ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po",
     ROOT / "ladder" / "locale" / "ru" / "LC_MESSAGES" / "django.po",
+    ROOT / "ratings" / "locale" / "ru" / "LC_MESSAGES" / "django.po",
+    ROOT / "fixtures" / "locale" / "ru" / "LC_MESSAGES" / "django.po",
+    ROOT / "competitions" / "locale" / "ru" / "LC_MESSAGES" / "django.po",
 )
 JS_CATALOGUE = ROOT / "static" / "js" / "lang" / "ru.js"
 
@@ -32,6 +35,7 @@ BANNED: dict[str, str] = {
     r"фри-?бол\w*": "свободный шар",
     r"мисс": "промах",
     r"пенальти": "штраф",
+    r"гандикап\w*": "фора",
     r"\(guest\)": "(гость)",
     r"до %\(n\)s парти\w*": "матч из n партий (best of n is not first to n)",
     r"в пользу %\(\w+\)s": "a sentence keeping the name in the nominative",
@@ -94,7 +98,7 @@ def _offending(texts: list[str], pattern: str) -> list[str]:
 @pytest.mark.parametrize("name", sorted(CATALOGUES))
 def test_the_rule_books_terms_only(name: str) -> None:
     texts = CATALOGUES[name](ROOT / name)
-    assert len(texts) > 50, "the catalogue was not read"
+    assert len(texts) > 10, "the catalogue was not read"  # the fixtures' has 19
     wrong = {
         f"{pattern} (say «{term}»)": hits
         for pattern, term in BANNED.items()

@@ -18,6 +18,7 @@ from game import text as game_text
 from ladder.models import Ladder
 from rules.challenges import Format
 from tests.members.helpers import store
+from tests.pages import unwrap_names
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +47,7 @@ def test_a_guests_marker_is_in_the_pages_language() -> None:
     # The lobby's row of their match, as the server renders it for a Russian page.
     russian = client("ru")
     russian.force_login(alisa)
-    lobby = russian.get("/").content.decode()
+    lobby = unwrap_names(russian.get("/").content.decode())
     assert "Алиса — Гоша (гость)" in lobby and "(guest)" not in lobby
 
 

@@ -3,7 +3,8 @@ for screen readers, placeholders, button values), without scripts, styles and da
 Templates (<template>) count: the pages' scripts show clones of them.
 
 A part marked in another language (`lang="en"`: the switch's "English") is left out, as a
-screen reader would read it in that language.
+screen reader would read it in that language, and so is a part marked as no language's to
+translate (`translate="no"`: a time zone's name, Europe/Moscow, MSK).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class _Reader(HTMLParser):
         if tag == "html":
             self.lang = values.get("lang")
         other = "lang" in values and not values["lang"].startswith(self.language)
-        skip = tag in ("script", "style") or other
+        skip = tag in ("script", "style") or other or values.get("translate") == "no"
         if not (skip or self.hidden):
             self.texts.extend(values[a] for a in SHOWN_ATTRIBUTES if a in values)
             if tag == "input" and values.get("type") in ("submit", "button", "reset"):

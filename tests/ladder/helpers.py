@@ -6,7 +6,10 @@ import math
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
+
 from club import service as club_service
+from game import clock
 from game import service as game_service
 from game.models import Match
 from game.protocol import client_in
@@ -39,12 +42,15 @@ def accepted(ladder: Ladder, challenger: Any, defender: Any, now: datetime | Non
     return taken.match
 
 
-def each_plays(match: Match, prefix: str = "e") -> None:
-    """Both players play a stroke (the breaker a break-off, then whoever is to act until the
-    other has struck too: a choice after a foul is answered "play"), through the match
-    service as the page sends them."""
-    struck: set[str] = set()
-    for n in range(20):
+def each_plays(match: Match, prefix: str = "e", strokes: int = 1) -> None:
+    """Both players play `strokes` strokes each (the breaker a break-off, then whoever is to
+    act until the other has struck as often too: a choice after a foul is answered "play"),
+    through the match service as the page sends them."""
+    struck = {"A": 0, "B": 0}
+    # Play begins with the match (both at the table together): started here if not yet, its
+    # arrivals left as they were (who came is the ladder's default's business).
+    Match.objects.filter(pk=match.pk, started__isnull=True).update(started=clock.now())
+    for n in range(40 * strokes):
         row = Match.objects.select_related("player_a", "player_b").get(pk=match.pk)
         frame = match_from_json(row.state).frame
         seat = frame.to_act
@@ -62,9 +68,9 @@ def each_plays(match: Match, prefix: str = "e") -> None:
                 type="stroke", client_id=f"{prefix}{n}", version=row.version, angle=angle,
                 speed=3.0, cue_ball=cue_ball,
             )  # fmt: skip
-            struck.add(seat)
+            struck[seat] += 1
         game_service.submit(match.pk, user, message)
-        if struck == {"A", "B"}:
+        if min(struck.values()) >= strokes:
             match.refresh_from_db()
             return
     raise AssertionError("both players did not get to strike")
@@ -72,10 +78,10 @@ def each_plays(match: Match, prefix: str = "e") -> None:
 
 def concede(match: Match, loser: Any, client_id: str = "c", played: bool = True) -> Match:
     """The loser concedes the match, through the match service as the page sends it; by
-    default after both players have played a stroke (a rated match with a player who never
-    struck is not rated: `rules.ratings.rated_effect`)."""
+    default after both players have played enough strokes for a rating (a rated match with
+    fewer strokes, or a player who never struck, is not rated: `rules.ratings.rated_effect`)."""
     if played and not Match.objects.filter(pk=match.pk, events__kind="stroke").exists():
-        each_plays(match)
+        each_plays(match, strokes=-(-settings.RATINGS["MIN_STROKES"] // 2))
     message = client_in.Concede(type="concede", client_id=client_id, scope="match")
     game_service.submit(match.pk, loser, message)
     match.refresh_from_db()
@@ -83,4 +89,4 @@ def concede(match: Match, loser: Any, client_id: str = "c", played: bool = True)
 
 
 def row_of(match: Match) -> LadderChallenge:
-    return LadderChallenge.objects.get(match=match)
+    return LadderChallenge.objects.get(fixture__match=match)

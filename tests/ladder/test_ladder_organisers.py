@@ -1,21 +1,28 @@
 """What organisers do (ladder/service.py; their admin pages: test_ladder_admin.py): void a
 result (positions and ratings as if it never happened), move a member by hand, remove one;
-each recorded in the history. And the ratings of rated friendlies."""
+each recorded in the history. (The ratings of rated friendlies: tests/ratings.)"""
 
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 
-from club import service as club_service
 from club.models import Challenge
-from game import service as game_service
 from ladder import service
-from ladder.models import HistoryEntry, LadderChallenge, RatedResult, Rating, RatingChange, Rung
+from ladder.models import HistoryEntry, LadderChallenge, Rung
+from ratings.models import RatedResult, Rating, RatingChange
 from rules import ladder as rules
 from rules import ratings
 from tests.ladder.helpers import accepted, concede, on_ladder, order
 
 pytestmark = pytest.mark.django_db
+
+
+def first_result() -> tuple[ratings.Rating, ratings.Rating]:
+    """Two newcomers after one rated result: the winner's gain against a provisional opponent
+    is within the budget (rules.ratings.rate_result)."""
+    room = settings.RATINGS["PROVISIONAL_GAIN"]
+    return ratings.rate_result(ratings.NEW, ratings.NEW, 1.0, room, room)
 
 
 def ratings_of(*users) -> list[float]:  # type: ignore[no-untyped-def]
@@ -37,7 +44,7 @@ def test_voiding_a_result_restores_positions_and_ratings(members, main) -> None:
     without = rules.replay(
         [rules.Joined(m.pk) for m in (ann, ben, cat, dan)] + [rules.Result(cat.pk, dan.pk)]
     )
-    cat_only, dan_only = ratings.rate_match(ratings.NEW, ratings.NEW, 1.0)
+    cat_only, dan_only = first_result()
 
     entry = HistoryEntry.objects.get(kind="result", match=first)
     voiding = service.void(entry.pk, organiser, "played on the wrong table")
@@ -115,51 +122,3 @@ def test_removing_a_member_moves_those_below_up_and_cancels_their_challenge(memb
     # Rejoining puts them at the bottom; the history replays to the same order.
     service.join(main.pk, ben)
     assert order(main) == ["ann", "cat", "dan", "ben"]
-
-
-def test_a_rated_friendly_needs_both_players_word(members) -> None:
-    ann, ben, *_ = members
-    from rules.challenges import Format
-
-    proposed = club_service.challenge(ann, ben, Format(1, rated=True)).challenge
-    assert proposed is not None
-    friendly = club_service.accept(ben, proposed.pk, rated=False).match
-    assert friendly is not None and not friendly.rated
-    concede(friendly, ben)
-    assert not RatedResult.objects.exists()
-    proposed = club_service.challenge(ann, ben, Format(1, rated=True)).challenge
-    assert proposed is not None
-    both = club_service.accept(ben, proposed.pk).match
-    assert both is not None and both.rated
-    concede(both, ben)
-    result = RatedResult.objects.get()
-    assert (result.match, result.score_a, result.ladder) == (both, 1.0, None)
-    winner, loser = ratings.rate_match(ratings.NEW, ratings.NEW, 1.0)
-    assert ratings_of(ann, ben) == [round(winner.rating, 6), round(loser.rating, 6)]
-
-
-def test_voiding_a_friendlys_rating(members) -> None:
-    ann, ben, cat, *_ = members
-    first = game_service.create_match(ann, ben, 1, rated=True)
-    concede(first, ben)
-    second = game_service.create_match(ann, cat, 1, rated=True)
-    concede(second, cat)
-    service.void_rating(RatedResult.objects.get(match=first).pk, cat, "a mistake")
-    winner, loser = ratings.rate_match(ratings.NEW, ratings.NEW, 1.0)
-    assert ratings_of(ann, ben, cat) == [round(winner.rating, 6), 1500, round(loser.rating, 6)]
-    assert Rating.objects.get(member=ann).played == 1
-
-
-def test_ratings_replay_in_order(members) -> None:
-    """Recomputing with nothing voided gives the ratings the matches gave one by one."""
-    ann, ben, cat, *_ = members
-    for a, b, loser in ((ann, ben, ben), (ben, cat, ben), (cat, ann, ann), (ann, ben, ann)):
-        concede(game_service.create_match(a, b, 1, rated=True), loser)
-    before = ratings_of(ann, ben, cat)
-    changes = list(RatingChange.objects.order_by("pk").values_list("before", "after"))
-    service.recompute_ratings()
-    assert ratings_of(ann, ben, cat) == before
-    again = list(RatingChange.objects.order_by("pk").values_list("before", "after"))
-    assert [(round(a, 6), round(b, 6)) for a, b in again] == [
-        (round(a, 6), round(b, 6)) for a, b in changes
-    ]

@@ -86,9 +86,9 @@ def test_the_defender_answers_from_the_ladder_page(members, main) -> None:
     assert 'data-testid="notice-badge" >1</span>' in html.replace("  ", " ")
     response = client.post(f"/challenges/{row.challenge_id}/accept/")
     row.refresh_from_db()
-    assert response.status_code == 302 and response["Location"] == f"/match/{row.match_id}/"
+    assert response.status_code == 302 and response["Location"] == f"/match/{row.fixture.match_id}/"
     html = client.get("/ladder/").content.decode()
-    assert "ben v ann" in html and f'href="/match/{row.match_id}/"' in html
+    assert "ben v ann" in html and f'href="/match/{row.fixture.match_id}/"' in html
 
 
 def test_refusals_say_why(members, main) -> None:
@@ -152,7 +152,9 @@ def test_a_finished_ladder_match_shows_the_result_and_rating_changes(
     section = html[html.index('data-testid="match-rating"') :]
     assert "Ladder and ratings" in section
     assert "ann conceded to ben · ben takes position 1, ann moves down to 2" in section
-    assert "ben: 1500 → 1662" in section and "+162" in section
+    # Two newcomers: the winner's gain against a provisional opponent is within the budget
+    # (75), the loser's loss is Glicko's.
+    assert "ben: 1500 → 1575" in section and "+75" in section
     assert "ann: 1500 → 1338" in section and "−162" in section
 
 
@@ -186,7 +188,7 @@ def test_a_friendly_shows_no_ladder(client: Client, members) -> None:
     assert 'data-testid="match-rating"' not in client.get(f"/match/{friendly.pk}/").content.decode()
     rated = concede(game_service.create_match(ann, ben, 1, rated=True), ben)
     html = client.get(f"/match/{rated.pk}/").content.decode()
-    assert 'data-testid="match-rating"' in html and "ann: 1500 → 1662" in html
+    assert 'data-testid="match-rating"' in html and "ann: 1500 → 1575" in html
     assert 'data-testid="ladder-result"' not in html
 
 
@@ -198,12 +200,12 @@ def test_the_profile_shows_the_rating_its_history_and_the_ladders(
     concede(accepted(main, ben, ann), ann)
     html = client.get("/players/ben/").content.decode()
     standing = html[html.index('data-testid="standing"') :]
-    assert "Rating <b>1662</b> (deviation 290) after 1 rated match" in standing
+    assert "Rating <b>1575</b> (deviation 290) after 1 rated match" in standing
     assert "Position 1 on</a>" not in standing and "Position 1 on" in standing
     svg = standing[standing.index("<svg") : standing.index("</svg>")]
     assert re.search(r'<polyline points="40\.0,[\d.]+ 312\.0,[\d.]+"', svg), svg
     assert "style=" not in svg and "<script" not in html.split("</head>")[1]
-    assert "1662 · " in svg  # each point's rating, and its date
+    assert "1575 · " in svg  # each point's rating, and its date
     html = client.get("/players/cat/").content.decode()
     assert "No rated match yet." in html and "<svg" not in html
 

@@ -59,7 +59,8 @@ def test_a_start_time_is_proposed_by_one_and_accepted_by_the_other(members, main
     at = now + timedelta(days=1)
     service.propose_start(row.pk, ben, at, now=now)
     row.refresh_from_db()
-    assert (row.proposed_start, row.proposed_by, row.start_at) == (at, ben, None)
+    fixture = row.fixture
+    assert (fixture.proposed_start, fixture.proposed_by, fixture.start_at) == (at, ben, None)
     assert refused(lambda: service.accept_start(row.pk, ben, at, now=now)) == "own_proposal"
     # A page showing an older proposal does not accept the newer one.
     later = at + timedelta(hours=2)
@@ -67,22 +68,23 @@ def test_a_start_time_is_proposed_by_one_and_accepted_by_the_other(members, main
     assert refused(lambda: service.accept_start(row.pk, ann, at, now=now)) == "proposal_changed"
     service.accept_start(row.pk, ann, later, now=now)
     row.refresh_from_db()
-    assert (row.start_at, row.proposed_start, row.proposed_by) == (later, None, None)
+    fixture = row.fixture
+    assert (fixture.start_at, fixture.proposed_start, fixture.proposed_by) == (later, None, None)
     # Another proposal leaves the agreed time standing until it is accepted.
     service.propose_start(row.pk, ann, at, now=now)
     row.refresh_from_db()
-    assert (row.start_at, row.proposed_start) == (later, at)
+    assert (row.fixture.start_at, row.fixture.proposed_start) == (later, at)
     # Proposing the very time the other proposed agrees to it.
     service.propose_start(row.pk, ben, at, now=now)
     row.refresh_from_db()
-    assert (row.start_at, row.proposed_start) == (at, None)
+    assert (row.fixture.start_at, row.fixture.proposed_start) == (at, None)
 
 
 def test_only_the_two_players_and_only_inside_the_window(members, main) -> None:
     ann, ben, cat, *_ = members
     on_ladder(main, ann, ben, cat)
     row = row_of(accepted(main, ben, ann))
-    assert row.play_by is not None
+    assert row.fixture.play_by is not None
     now = timezone.now()
     at = now + timedelta(days=1)
     # Anyone else finds no such match (a refusal tells nothing of another pair's plans).
@@ -90,7 +92,7 @@ def test_only_the_two_players_and_only_inside_the_window(members, main) -> None:
     assert refused(lambda: service.propose_start(99999, ben, at, now=now)) == "no_such_match"
     past = now - timedelta(minutes=1)
     assert refused(lambda: service.propose_start(row.pk, ben, past, now=now)) == "start_passed"
-    late = row.play_by - timedelta(minutes=5)  # leaves no waiting time before the deadline
+    late = row.fixture.play_by - timedelta(minutes=5)  # leaves no waiting time before the deadline
     assert refused(lambda: service.propose_start(row.pk, ben, late, now=now)) == (
         "start_outside_window"
     )
@@ -100,7 +102,7 @@ def test_only_the_two_players_and_only_inside_the_window(members, main) -> None:
     after = at + timedelta(minutes=1)
     assert refused(lambda: service.accept_start(row.pk, ann, at, now=after)) == "start_passed"
     row.refresh_from_db()
-    assert row.start_at is None
+    assert row.fixture.start_at is None
 
 
 def test_no_start_time_once_the_match_is_over(members, main) -> None:
@@ -139,6 +141,7 @@ async def test_the_job_reminds_both_players_on_their_sockets(members, main) -> N
         on_ladder(main, ann, ben)
         row = row_of(accepted(main, ben, ann))
         agree(row, ben, ann, start, now)
+        assert row.fixture.match_id is not None  # (its fixture read here, not in the loop)
         return row
 
     row = await database_sync_to_async(setup)()
@@ -151,7 +154,7 @@ async def test_the_job_reminds_both_players_on_their_sockets(members, main) -> N
         for socket, other in zip(sockets, ("ben", "ann"), strict=True):
             reminder = await socket.expect("reminder")  # checked against its schema
             assert reminder["opponent"] == other
-            assert reminder["challenge"]["match"] == row.match_id
+            assert reminder["challenge"]["match"] == row.fixture.match_id
             assert datetime.fromisoformat(reminder["at"]) == start
     finally:
         for socket in sockets:
@@ -161,8 +164,8 @@ async def test_the_job_reminds_both_players_on_their_sockets(members, main) -> N
 # --- who came, and the default of an unplayed match -------------------------------------------
 def _deadline(row: LadderChallenge) -> datetime:
     row.refresh_from_db()
-    assert row.play_by is not None
-    return row.play_by + timedelta(seconds=1)
+    assert row.fixture.play_by is not None
+    return row.fixture.play_by + timedelta(seconds=1)
 
 
 def test_a_challenger_who_never_comes_loses_to_the_defender_who_waited(members, main) -> None:
@@ -237,9 +240,33 @@ def test_with_an_agreed_time_who_was_there_at_that_time_counts(members, main) ->
     assert service.settle_due(start - timedelta(minutes=1)).waited == ()  # not yet its time
     assert service.settle_due(start + timedelta(minutes=2)).waited == (row.pk,)
     row.refresh_from_db()
-    assert (row.challenger_waited, row.defender_waited) == (False, True)
+    assert (row.fixture.first_waited, row.fixture.second_waited) == (False, True)
     assert service.settle_due(start + timedelta(minutes=3)).waited == ()  # recorded already
     leave(match, ann, "ann-1")
+    service.settle_due(_deadline(row))
+    row.refresh_from_db()
+    assert (row.outcome, row.winner, row.absent) == ("no_show", ann, "challenger")
+
+
+def test_a_stale_proposal_accepted_after_the_start_keeps_who_waited(members, main) -> None:
+    """Issue 36: the defender proposed another time, then came at the agreed one and waited;
+    the challenger, who never came, accepts her old proposal afterwards. The record that she
+    waited stays, and the default goes to her."""
+    ann, ben, *_ = members
+    on_ladder(main, ann, ben)
+    match = accepted(main, ben, ann)
+    row = row_of(match)
+    now = timezone.now()
+    start = now + timedelta(days=1)
+    agree(row, ben, ann, start, now)
+    service.propose_start(row.pk, ann, start + timedelta(hours=2), now=now)  # a counter-proposal
+    come(match, ann, "ann-1")
+    assert service.settle_due(start + timedelta(minutes=2)).waited == (row.pk,)
+    leave(match, ann, "ann-1")
+    service.accept_start(row.pk, ben, start + timedelta(hours=2), now=start + timedelta(minutes=15))
+    row.refresh_from_db()
+    assert row.fixture.start_at == start + timedelta(hours=2)
+    assert (row.fixture.first_waited, row.fixture.second_waited) == (False, True)  # still on record
     service.settle_due(_deadline(row))
     row.refresh_from_db()
     assert (row.outcome, row.winner, row.absent) == ("no_show", ann, "challenger")
@@ -351,7 +378,7 @@ def test_the_start_time_on_the_match_page_the_lobby_and_both_profiles(members, m
     response = defender.post(f"/ladder/matches/{row.pk}/start/accept/", {"at": shown})
     assert response.status_code == 302 and response["Location"] == page
     row.refresh_from_db()
-    assert row.start_at == at
+    assert row.fixture.start_at == at
     stamp = f'datetime="{shown}"'
     assert 'data-testid="agreed-start"' in challenger.get(page).content.decode()
     for client in (challenger, defender):
@@ -381,7 +408,7 @@ def test_start_forms_need_their_csrf_token_and_a_player(members, main) -> None:
     response = player.post(f"/ladder/matches/{row.pk}/start/", {"at": past})
     assert response.status_code == 409 and "must lie ahead" in response.content.decode()
     row.refresh_from_db()
-    assert row.proposed_start is None
+    assert row.fixture.proposed_start is None
 
 
 def test_the_ladder_page_says_why_a_member_may_not_be_challenged(members, main) -> None:

@@ -11,13 +11,15 @@ from django.utils import timezone
 from club import service as club_service
 from club.models import Challenge, Guest
 from club.service import ClubError
+from fixtures import service as fixtures_service
 from game import service as game_service
 from game.models import Absence, Connection, Match
 from game.protocol import client_in
 from game.signals import match_finished
 from ladder import service
-from ladder.models import HistoryEntry, Ladder, LadderChallenge, RatedResult, Rating, Rung
+from ladder.models import HistoryEntry, Ladder, LadderChallenge, Rung
 from ladder.service import LadderError
+from ratings.models import RatedResult, Rating
 from tests.ladder.helpers import accepted, concede, on_ladder, order, row_of
 
 pytestmark = pytest.mark.django_db
@@ -114,8 +116,8 @@ def test_accepting_makes_a_rated_match_in_the_ladders_format(members, main) -> N
     now = timezone.now()
     match = accepted(main, ben, ann, now=now)
     row = row_of(match)
-    assert row.status == "accepted" and row.play_by is not None
-    assert abs(row.play_by - timezone.now() - main.play_time) < timedelta(seconds=5)
+    assert row.status == "accepted" and row.fixture.play_by is not None
+    assert abs(row.fixture.play_by - timezone.now() - main.play_time) < timedelta(seconds=5)
     assert (match.best_of, match.rated, match.player_a, match.player_b) == (1, True, ben, ann)
 
 
@@ -232,7 +234,7 @@ def test_the_result_is_applied_once(members, main) -> None:
     match = accepted(main, cat, ann)
     concede(match, ann, client_id="x")
     concede(match, ann, client_id="x")  # the retry is answered with the stored event
-    service.on_match_finished(Match.objects.get(pk=match.pk))  # the hook again
+    fixtures_service.finished(Match.objects.get(pk=match.pk), timezone.now())  # the hook again
     assert service.settle_due(timezone.now() + timedelta(days=30)).challenges == ()
     assert order(main) == ["cat", "ann", "ben"]
     assert HistoryEntry.objects.filter(kind="result").count() == 1
@@ -248,7 +250,7 @@ def test_a_failure_in_the_ladder_never_stops_the_match_ending(members, main, mon
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("the ladder is down")
 
-    monkeypatch.setattr(service, "on_match_finished", broken)
+    monkeypatch.setattr(fixtures_service, "finished", broken)
     concede(match, ann)
     assert match.status == "finished" and order(main) == ["ann", "ben"]
     monkeypatch.undo()
@@ -329,14 +331,19 @@ def test_a_match_not_played_by_its_deadline(members, main) -> None:
     on_ladder(main, ann, ben, cat)
     match = accepted(main, cat, ben)
     row = row_of(match)
-    assert row.play_by is not None
-    assert not service.settle_due(row.play_by - timedelta(seconds=1))
-    assert service.settle_due(row.play_by).challenges == (row.pk,)
+    assert row.fixture.play_by is not None
+    assert not service.settle_due(row.fixture.play_by - timedelta(seconds=1))
+    assert service.settle_due(row.fixture.play_by).challenges == (row.pk,)
     assert order(main) == ["ann", "cat", "ben"]
     row.refresh_from_db()
     assert (row.outcome, row.winner) == ("unplayed", cat)
-    # The match finishing afterwards counts for nothing: not for the ladder, not rated.
-    concede(match, cat)
+    # The match is over with its default (issue 36: it stayed live for ever): abandoned, out
+    # of the lobby and the live positions, and nothing more is played at it.
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABANDONED and match.deadline is None
+    with pytest.raises(game_service.ServiceError) as refused:
+        concede(match, cat, played=False)
+    assert refused.value.code == "abandoned"
     assert order(main) == ["ann", "cat", "ben"]
     assert not RatedResult.objects.exists()
     assert HistoryEntry.objects.filter(challenge=row).count() == 1
@@ -351,29 +358,17 @@ def test_a_match_finished_just_before_the_deadline_counts_as_played(members, mai
     match = accepted(main, ben, ann)
     row = row_of(match)
     # Finished with the ladder's hook missing (as if its savepoint had failed):
-    match_finished.disconnect(dispatch_uid="ladder.match_finished")
+    match_finished.disconnect(dispatch_uid="fixtures.match_finished")
     try:
         concede(match, ann)
     finally:
-        match_finished.connect(service.match_finished, dispatch_uid="ladder.match_finished")
-    assert row.play_by is not None
-    service.settle_due(row.play_by + timedelta(days=1))
+        match_finished.connect(
+            fixtures_service.match_finished, dispatch_uid="fixtures.match_finished"
+        )
+    assert row.fixture.play_by is not None
+    service.settle_due(row.fixture.play_by + timedelta(days=1))
     row.refresh_from_db()
     assert row.outcome == "played" and order(main) == ["ben", "ann"]
-
-
-def test_rated_friendlies_missed_at_their_end_are_rated_by_the_next_pass(members) -> None:
-    ann, ben, *_ = members
-    match = game_service.create_match(ann, ben, 1, rated=True)
-    match_finished.disconnect(dispatch_uid="ladder.match_finished")
-    try:
-        concede(match, ben)
-    finally:
-        match_finished.connect(service.match_finished, dispatch_uid="ladder.match_finished")
-    assert not RatedResult.objects.exists()
-    assert service.settle_due().rated == (match.pk,)
-    assert RatedResult.objects.get().score_a == 1.0
-    assert service.settle_due().rated == ()
 
 
 def test_several_ladders_each_with_its_settings(members, main) -> None:

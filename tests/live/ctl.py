@@ -2,7 +2,8 @@
 
 The test process keeps pytest-django's settings (maybe SQLite); the servers and this script
 share a fresh PostgreSQL database named by DATABASE_URL, so everything touching that database
-runs here: `python -m tests.live.ctl setup` (or `computer`: a match against the computer) and
+runs here: `python -m tests.live.ctl setup` (or `computer`: a match against the computer; or
+`matches N`: N matches of two members each) and
 `python -m tests.live.ctl verify MATCH_ID`.
 Each prints one JSON object on its last line.
 """
@@ -57,6 +58,25 @@ def computer() -> dict[str, Any]:
     }
 
 
+def matches(count: int) -> dict[str, Any]:
+    """`count` matches of two members each, long enough (best of 35) not to end in a test."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from game import service
+
+    call_command("migrate", interactive=False, verbosity=0)
+    users = get_user_model().objects
+    rows = []
+    for i in range(count):
+        a = users.create_user(f"a{i}", password=None)  # no password: hashing is slow
+        b = users.create_user(f"b{i}", password=None)
+        match = service.create_match(a, b, best_of=35, draw="A")
+        rows.append({"match": match.pk, "A": logged_in_session(a), "B": logged_in_session(b)})
+    return {"cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows}
+
+
 def verify(match_id: int) -> dict[str, Any]:
     from django.db import connection
 
@@ -73,6 +93,7 @@ def verify(match_id: int) -> dict[str, Any]:
         "snapshot": snapshot.model_dump(mode="json", by_alias=True),
         "versions": [e.version for e in events],
         "requests": [[e.actor_id, e.client_id] for e in events if e.client_id is not None],
+        "acked_at": {e.client_id: e.version for e in events if e.client_id is not None},
         "kinds": [e.kind for e in events],
         "rebuilt_equals_stored": service.rebuild(match_id)
         == match_from_json(Match.objects.get(pk=match_id).state),
@@ -87,10 +108,16 @@ def main(argv: list[str]) -> None:
         result = setup()
     elif argv[:1] == ["computer"]:
         result = computer()
+    elif argv[:1] == ["matches"] and len(argv) == 2:
+        result = matches(int(argv[1]))
     elif argv[:1] == ["verify"] and len(argv) == 2:
         result = verify(int(argv[1]))
+    elif argv[:1] == ["verify"] and len(argv) > 2:  # several matches in one go
+        result = {"matches": {m: verify(int(m)) for m in argv[1:]}}
     else:
-        raise SystemExit("usage: python -m tests.live.ctl setup | computer | verify MATCH_ID")
+        raise SystemExit(
+            "usage: python -m tests.live.ctl setup | computer | matches COUNT | verify MATCH_ID..."
+        )
     print(json.dumps(result))
 
 

@@ -13,10 +13,12 @@ import contextlib
 import json
 import math
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -29,7 +31,7 @@ import psycopg
 import redis
 from psycopg import sql
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -243,7 +245,9 @@ class LiveClient:
         self.welcomes: list[dict[str, Any]] = []
         self.acks: dict[str, dict[str, Any]] = {}
         self.errors: list[dict[str, Any]] = []
+        self.refusals: dict[str, dict[str, Any]] = {}  # client id -> the error answering it
         self.presences: list[tuple[float, dict[str, Any]]] = []  # (when, message)
+        self.lines: list[dict[str, Any]] = []  # chat lines heard (`line` messages)
         self.problems: list[str] = []
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task[None] | None = None
@@ -302,8 +306,12 @@ class LiveClient:
             self.acks[message["client_id"]] = message
         elif kind == "error":
             self.errors.append(message)
+            if message.get("client_id") is not None:
+                self.refusals[message["client_id"]] = message
         elif kind == "presence":
             self.presences.append((time.monotonic(), message))
+        elif kind == "line":
+            self.lines.append(message)
 
     async def send(self, message: dict[str, Any]) -> None:
         assert self.ws is not None
@@ -395,3 +403,277 @@ def next_move(snapshot: dict[str, Any], client_id: str, speed: float = 3.0) -> d
     if cue is not None:
         message["cue_ball"] = list(cue)
     return message
+
+
+# --- services of a test's own (tests/live/test_faults.py) ------------------------------------
+def postgres_bin() -> Path | None:
+    """The directory of PostgreSQL's server programs (initdb, pg_ctl), the newest installed."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda p: int(p.parts[-3])
+                   if p.parts[-3].isdigit() else 0)  # fmt: skip
+    if found:
+        return found[-1].parent
+    for name in ("pg_ctl",):
+        if (path := shutil.which(name)) is not None:
+            return Path(path).parent
+    return None
+
+
+class OwnPostgres:
+    """A throwaway PostgreSQL cluster on a port of its own, in a directory of its own: the test
+    may crash and restart it without touching the machine's server. As root, it runs as the
+    `postgres` user (the server refuses root)."""
+
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="snooker-pg-"))
+        self.data = self.dir / "data"
+        self.log_path = self.dir / "server.log"
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+        self._as: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+            self._as = ["runuser", "-u", "postgres", "--"]
+
+    def _run(self, *argv: str, timeout: float = 120) -> None:
+        done = subprocess.run([*self._as, *argv], capture_output=True, text=True,
+                              timeout=timeout, check=False)  # fmt: skip
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stdout}\n{done.stderr}")
+
+    def init(self) -> None:
+        # fsync off: a crash of the server process keeps what it committed (the kernel has it);
+        # only a crash of the machine would need fsync.
+        self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres",
+                  "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C")  # fmt: skip
+        self.start()
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off "
+                   "-c max_connections=200")  # fmt: skip
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.log_path),
+                  "-o", options, "-w", "-t", "60", "start")  # fmt: skip
+
+    def crash(self) -> None:
+        """The immediate shutdown: every server process quits at once, without a checkpoint,
+        as after a crash (the next start recovers from the WAL)."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w",
+                  "stop")  # fmt: skip
+
+    def destroy(self) -> None:
+        with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
+                      "-w", "stop")  # fmt: skip
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class OwnRedis:
+    """A redis-server of the test's own on a port of its own, without persistence: a restart
+    comes back empty, as a Redis used only as the channel layer may."""
+
+    def __init__(self, log_dir: Path) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.log_dir = log_dir
+        self.proc: Process | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        argv = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                "--appendonly", "no", "--daemonize", "no"]  # fmt: skip
+        self.proc = Process(f"redis-{self.starts}", argv, dict(os.environ), self.log_dir)
+        deadline = time.monotonic() + 10
+        while check_redis(self.url) is not None:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not come up:\n{self.proc.log()}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+
+    def pause(self) -> None:
+        """SIGSTOP: the server hangs, its sockets open (as a Redis swapping or stuck)."""
+        assert self.proc is not None
+        self.proc.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.proc is not None
+        self.proc.proc.send_signal(signal.SIGCONT)
+
+
+class Page:
+    """A browser page's socket to a match, as static/js/socket.js keeps it: it pings every
+    `ping_every` seconds (which fills any gap from the database), and after a drop, or a
+    handshake refused or unanswered, reconnects with `hello{last_version}` (0 at first: the
+    whole log arrives as events, so every page has 1..final) on the match page's
+    backoff (reset by a welcome). `client.problems` keeps what the protocol forbids (a gap, a
+    double, a snapshot instead of fewer than 100 missed events); `outages` when it was not
+    welcomed, for the figures."""
+
+    BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 10.0)
+    WELCOME_WITHIN = 20.0  # a welcome later than this is a hung socket: reported, then retried
+
+    def __init__(self, client: LiveClient, server: Daphne, ping_every: float = 2.0) -> None:
+        self.client, self.server, self.ping_every = client, server, ping_every
+        self.up = asyncio.Event()
+        self.down_since: float | None = time.monotonic()
+        self.outages: list[tuple[float, float]] = []  # (dropped, welcomed again), monotonic
+        self.hung: list[str] = []  # handshakes never welcomed nor closed
+        self.refused: list[str] = []  # why each attempt failed
+        self.errors: list[dict[str, Any]] = []
+        self.task: asyncio.Task[None] | None = None
+        self.stopped = False
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._keep())
+
+    async def _keep(self) -> None:
+        attempt = 0
+        while not self.stopped:
+            # The answers to the page's requests are the driver's to read (`refusals`): they do
+            # not stop the page from connecting again.
+            self.errors.extend(self.client.errors)
+            self.client.errors.clear()
+            try:
+                await asyncio.wait_for(
+                    self.client.open(self.server, self.client.version),
+                    self.WELCOME_WITHIN,
+                )
+            except TimeoutError:
+                self.hung.append(f"{self.client.name}: no welcome nor close in "
+                                 f"{self.WELCOME_WITHIN:.0f} s")  # fmt: skip
+                await self._drop()
+            except (OSError, AssertionError, InvalidHandshake, ConnectionClosed) as exc:
+                self.refused.append(f"{type(exc).__name__}: {exc}")
+                await self._drop()
+            else:
+                attempt = 0
+                if self.down_since is not None:
+                    self.outages.append((self.down_since, time.monotonic()))
+                    self.down_since = None
+                self.up.set()
+                await self._watch()
+                continue
+            await asyncio.sleep(self.BACKOFF[min(attempt, len(self.BACKOFF) - 1)])
+            attempt += 1
+
+    async def _watch(self) -> None:
+        """While the socket lasts: ping now and then, as a page does."""
+        while not self.stopped and self.client.dropped is None:
+            with contextlib.suppress(ConnectionClosed):
+                await self.client.send({"type": "ping", "version": self.client.version})
+            for _ in range(int(self.ping_every / 0.05)):
+                if self.stopped or self.client.dropped is not None:
+                    break
+                await asyncio.sleep(0.05)
+        if not self.stopped:
+            self.up.clear()
+            self.down_since = time.monotonic()
+            await self._drop()
+
+    async def _drop(self) -> None:
+        ws, self.client.ws = self.client.ws, None
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 2)
+        if self.client.reader is not None:
+            self.client.reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self.client.reader
+
+    async def reload(self) -> None:
+        """The page reloads: its socket closes and it connects again at once."""
+        self.client.closing = True
+        self.client.dropped = "reloaded"
+        self.up.clear()
+        self.down_since = time.monotonic()
+
+    async def stop(self) -> None:
+        self.stopped = True
+        self.client.closing = True
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+        await self._drop()
+
+
+class LobbyPage:
+    """The lobby page's socket (/ws/lobby/): hello, welcome, updates; reconnects as the club's
+    pages do (static/js/clubsocket.js's backoff) and counts its welcomes."""
+
+    BACKOFF = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+
+    def __init__(self, name: str, server: Daphne) -> None:
+        self.name, self.server = name, server
+        self.welcomes = 0
+        self.up = asyncio.Event()
+        self.down_since: float | None = time.monotonic()
+        self.outages: list[tuple[float, float]] = []
+        self.hung: list[str] = []
+        self.refused: list[str] = []
+        self.ws: ClientConnection | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.stopped = False
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._keep())
+
+    async def _keep(self) -> None:
+        attempt = 0
+        while not self.stopped:
+            try:
+                self.ws = await connect(
+                    f"{self.server.url}/ws/lobby/", proxy=None, compression=None,
+                    origin=Origin(f"http://127.0.0.1:{self.server.port}"),
+                )  # fmt: skip
+                await self.ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL}))
+                while True:
+                    text = await asyncio.wait_for(self.ws.recv(), Page.WELCOME_WITHIN)
+                    if json.loads(text)["type"] == "welcome":
+                        break
+            except TimeoutError:
+                self.hung.append(f"{self.name}: no welcome nor close in "
+                                 f"{Page.WELCOME_WITHIN:.0f} s")  # fmt: skip
+            except (OSError, InvalidHandshake, ConnectionClosed) as exc:
+                self.refused.append(f"{type(exc).__name__}: {exc}")
+            else:
+                attempt = 0
+                self.welcomes += 1
+                if self.down_since is not None:
+                    self.outages.append((self.down_since, time.monotonic()))
+                    self.down_since = None
+                self.up.set()
+                with contextlib.suppress(ConnectionClosed):
+                    async for _ in self.ws:
+                        pass
+                if self.stopped:
+                    return
+                self.up.clear()
+                self.down_since = time.monotonic()
+                continue
+            finally:
+                if not self.up.is_set() and self.ws is not None:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(self.ws.close(), 2)
+            await asyncio.sleep(self.BACKOFF[min(attempt, len(self.BACKOFF) - 1)])
+            attempt += 1
+
+    async def reload(self) -> None:
+        self.up.clear()
+        self.down_since = time.monotonic()
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 2)
+
+    async def stop(self) -> None:
+        self.stopped = True
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 2)

@@ -16,8 +16,9 @@ from django.urls import reverse
 from game import service
 from game.models import Match, MatchEvent
 from game.protocol import client_in
-from ladder.models import Rating
+from ratings.models import Rating
 from tests.members.helpers import store
+from tests.pages import unwrap_names
 from tests.queries import same_cost
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.django_db
 def page(client: Client, url: str, status: int = 200) -> str:
     response = client.get(url)
     assert response.status_code == status, (url, response.status_code)
-    return response.content.decode()
+    return unwrap_names(response.content.decode())
 
 
 def conceded(a: Any, b: Any, loser: Any, best_of: int = 1) -> Match:
@@ -197,8 +198,9 @@ def test_a_profile_costs_the_same_however_many_matches(client: Client, players) 
 
     # The session and its user, the member, their totals, best breaks, live matches, results;
     # the header's challenges waiting and guest flag; the rating, ladders, ladder matches to
-    # play and rating history; the results against the computer (computer/results.py).
-    same_cost(lambda: page(client, "/players/alice/"), grow, most=14)
+    # play and rating history; the results against the computer (computer/results.py); whether
+    # the viewer has blocked this member (club/blocks.py).
+    same_cost(lambda: page(client, "/players/alice/"), grow, most=15)
     assert 'data-testid="matches-won">13<' in page(client, "/players/alice/")
 
 
@@ -336,6 +338,6 @@ def test_the_lobby_stays_cheap(client: Client, players) -> None:
         for _ in range(11):
             conceded(alice, bob, bob)
 
-    # Live matches, the form's nothing, recent matches.
-    same_cost(lambda: page(client, "/"), grow, most=3)
+    # Live matches, the count of those against the computer, the form's nothing, recent matches.
+    same_cost(lambda: page(client, "/"), grow, most=4)
     assert page(client, "/").count("<li data-match=") == 10

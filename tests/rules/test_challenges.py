@@ -23,6 +23,7 @@ from rules.errors import IllegalRequest
 
 ALICE, BOB, CAROL = Party(1), Party(2), Party(3)
 GINA = Party(4, guest=True)
+CLOSED = Party(5, closed=True)  # a deactivated member, or the computer's user
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 BO3 = Format(3)
 
@@ -47,6 +48,8 @@ def code(call) -> str | None:  # type: ignore[no-untyped-def]
         (Kind.DIRECT, ALICE, None, BO3, "no_opponent"),
         (Kind.OPEN, ALICE, BOB, BO3, "bad_challenge"),
         (Kind.DIRECT, ALICE, GINA, BO3, "target_is_guest"),
+        (Kind.DIRECT, ALICE, CLOSED, BO3, "not_playable"),
+        (Kind.LADDER, ALICE, CLOSED, Format(3, rated=True), "not_playable"),
         (Kind.DIRECT, GINA, ALICE, BO3, "members_only"),
         (Kind.OPEN, GINA, None, BO3, "members_only"),
         (Kind.INVITATION, GINA, None, BO3, "members_only"),

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import ladder
+from rules import fixtures, ladder
 from rules.challenges import Format, Kind, Party, check_challenge, rated
 from rules.errors import IllegalRequest
 from rules.ladder import DefaultRule, Joined, Moved, Removed, Result
@@ -166,48 +166,24 @@ def test_the_cool_down_keeps_a_pair_apart_until_it_ends() -> None:
     assert ladder.cooling(met, now, timedelta(0)) == {}  # a ladder without a cool-down
 
 
-# --- the start time and who came ---------------------------------------------------------------
-def test_a_start_time_lies_ahead_and_leaves_the_waiting_window_before_the_deadline() -> None:
-    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
-    play_by = now + timedelta(days=7)
-    assert code(lambda: ladder.check_start(now + timedelta(hours=2), now, play_by)) is None
-    assert code(lambda: ladder.check_start(now, now, play_by)) is None
-    assert code(lambda: ladder.check_start(now - timedelta(minutes=1), now, play_by)) == (
-        "start_passed"
-    )
-    last = play_by - ladder.WAIT_AT_START
-    assert code(lambda: ladder.check_start(last, now, play_by)) is None
-    assert code(lambda: ladder.check_start(last + timedelta(seconds=1), now, play_by)) == (
-        "start_outside_window"
-    )
-
-
-def test_who_came() -> None:
-    start = datetime(2026, 12, 1, 18, tzinfo=UTC)
-    # Without an agreed time: arriving at all.
-    assert ladder.came(None, False, start) and not ladder.came(None, False, None)
-    # With one: seen at the table in the waiting window, or arriving inside it.
-    assert ladder.came(start, True, None)
-    assert ladder.came(start, False, start + timedelta(minutes=5))
-    assert ladder.came(start, False, start + ladder.WAIT_AT_START)
-    assert not ladder.came(start, False, start + ladder.WAIT_AT_START + timedelta(seconds=1))
-    assert not ladder.came(start, False, start - timedelta(hours=1))  # came, and left, before
-    assert ladder.waiting_window(start) == (start, start + ladder.WAIT_AT_START)
-
-
+# --- a match not played out (the fixtures' rule: tests/rules/test_fixtures.py) ---------------
 @pytest.mark.parametrize("rule", list(DefaultRule))
-@pytest.mark.parametrize(
-    ("challenger_came", "defender_came", "winner", "absent", "flagged"),
-    [
-        (True, False, 1, ladder.Absent.DEFENDER, False),  # the defender did not come
-        (False, True, 2, ladder.Absent.CHALLENGER, False),  # the challenger did not come
-        (False, False, "rule", ladder.Absent.BOTH, True),
-        (True, True, "rule", ladder.Absent.NEITHER, True),
-    ],
-)
-def test_a_default_never_rewards_absence(  # type: ignore[no-untyped-def]
-    rule, challenger_came, defender_came, winner, absent, flagged
+def test_the_ladders_rule_is_the_fixtures_fallback_and_the_history_names_the_absent(
+    rule: DefaultRule,
 ) -> None:
-    decided = ladder.unplayed(rule, 1, 2, challenger_came, defender_came)
-    expected = ladder.default_winner(rule, 1, 2) if winner == "rule" else winner
-    assert decided == ladder.Unplayed(expected, absent, flagged)
+    """Both came, neither waited: the ladder's own rule; the history's words for who did not
+    come."""
+    came, stayed, nobody = (
+        fixtures.Attendance(True),
+        fixtures.Attendance(True, fixtures.ALONE_LONG),
+        fixtures.NOBODY,
+    )
+    both = ladder.unplayed(rule, 1, 2, (came, came), None)
+    assert both.winner == ladder.default_winner(rule, 1, 2) and both.flagged
+    assert ladder.absent(both, 1, 2) is ladder.Absent.NEITHER
+    neither = ladder.unplayed(rule, 1, 2, (nobody, nobody), None)
+    assert ladder.absent(neither, 1, 2) is ladder.Absent.BOTH
+    waited = ladder.unplayed(rule, 1, 2, (came, stayed), None)
+    assert waited.winner == 2 and ladder.absent(waited, 1, 2) is ladder.Absent.CHALLENGER
+    started = ladder.unplayed(rule, 1, 2, (nobody, nobody), fixtures.Standing((1, 0), (0, 0)))
+    assert started.winner == 1 and ladder.absent(started, 1, 2) is None

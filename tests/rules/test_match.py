@@ -163,6 +163,16 @@ def test_scoreboard_figures() -> None:
     assert m.referee.points_remaining(_frame(one_red, (0, 0), "red")) == 35
 
 
+def test_no_snookers_are_needed_once_the_frame_is_over() -> None:
+    """A frame ended (a concession, the match's last frame) asks nobody for snookers."""
+    pink_black = {"white": (0, 0), "pink": (0, 892.25), "black": (0, 1460.5)}
+    trailing = _frame(pink_black, (10, 30), "pink")
+    match = replace(m.new_match(best_of=5, draw="A"), frame=trailing)
+    assert m.scoreboard(match).snookers_required == (2, 0)
+    over = replace(match, frame=trailing.with_(frame_over=True))
+    assert m.scoreboard(over).snookers_required == (0, 0)
+
+
 def test_scoreboard_counts_a_free_ball() -> None:
     """RULES.md §5: the free ball is one more ball on for points remaining and snookers."""
     colours = {"white": (600.0, -400.0), **SPOTS}

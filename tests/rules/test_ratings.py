@@ -4,6 +4,7 @@ system", 2013): a player rated 1500, RD 200, σ 0.06 plays three opponents in on
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -69,13 +70,71 @@ def test_a_result_changes_the_ratings_only_after_both_played_a_stroke() -> None:
     assert ratings.rated_effect(0, 0, 0, 3) == ratings.Effect.NO_PLAY
     assert ratings.rated_effect(5, 0, 0, 3) == ratings.Effect.NO_PLAY
     assert ratings.rated_effect(0, 5, 0, 3) == ratings.Effect.NO_PLAY
-    assert ratings.rated_effect(1, 1, 0, 3) == ratings.Effect.RATED
+    assert ratings.rated_effect(1, 19, 0, 3) == ratings.Effect.RATED
 
 
 def test_at_most_cap_results_of_one_pair_in_the_window_change_the_ratings() -> None:
-    assert [ratings.rated_effect(9, 9, n, 3) for n in range(5)] == [
+    assert [ratings.rated_effect(10, 10, n, 3) for n in range(5)] == [
         ratings.Effect.RATED, ratings.Effect.RATED, ratings.Effect.RATED,
         ratings.Effect.PAIR_CAP, ratings.Effect.PAIR_CAP,
     ]  # fmt: skip
     # No play is what it says, whatever the pair's count.
     assert ratings.rated_effect(0, 9, 7, 3) == ratings.Effect.NO_PLAY
+
+
+def test_a_result_needs_a_score_of_strokes_in_all() -> None:
+    """Five strokes each, then a concession (the puppet's way), is too little play; a frame
+    won in one visit against a player who struck twice is not."""
+    assert ratings.rated_effect(5, 5, 0, 3) == ratings.Effect.LITTLE_PLAY
+    assert ratings.rated_effect(9, 10, 0, 3) == ratings.Effect.LITTLE_PLAY
+    assert ratings.rated_effect(18, 2, 0, 3) == ratings.Effect.RATED
+    assert ratings.rated_effect(5, 5, 0, 3, min_strokes=10) == ratings.Effect.RATED
+    # Too little play is said before the pair's cap (it would not have counted anyway).
+    assert ratings.rated_effect(5, 5, 7, 3) == ratings.Effect.LITTLE_PLAY
+
+
+def test_a_provisional_rating_is_one_with_a_wide_deviation() -> None:
+    assert ratings.provisional(NEW)
+    assert not ratings.provisional(ratings.Rating(1500, ratings.PROVISIONAL_RD))
+    assert ratings.provisional(ratings.Rating(1500, ratings.PROVISIONAL_RD + 0.1))
+
+
+def test_the_room_is_the_budget_less_the_gains_in_the_window() -> None:
+    now = datetime(2026, 12, 6, tzinfo=UTC)
+    week = timedelta(days=7)
+    gains = [(now - timedelta(days=8), 60.0), (now - timedelta(days=2), 30.0), (now, 10.0)]
+    assert ratings.room(gains, now, week, 75.0) == 35.0  # the eight-day-old gain is out
+    assert ratings.room([(now, 100.0)], now, week, 75.0) == 0.0  # never below nothing
+    assert ratings.room([(now, -40.0)], now, week, 75.0) == 75.0  # a loss gives no room
+
+
+def test_a_gain_against_a_provisional_opponent_is_within_the_room() -> None:
+    winner, loser = ratings.rate_result(NEW, NEW, 1.0, 75.0, 75.0)
+    glicko_winner, glicko_loser = ratings.rate_match(NEW, NEW, 1.0)
+    assert winner == ratings.Rating(1575.0, glicko_winner.rd, glicko_winner.volatility)
+    assert loser == glicko_loser  # a loss is never limited
+    assert ratings.rate_result(NEW, NEW, 1.0, 0.0, 0.0)[0].rating == 1500.0
+    # Room to spare: Glicko's gain as it is.
+    assert ratings.rate_result(NEW, NEW, 1.0, 500.0, 0.0)[0] == glicko_winner
+    # An established opponent's result is Glicko's whatever the room.
+    established = ratings.Rating(1700.0, 60.0)
+    assert ratings.rate_result(NEW, established, 1.0, 0.0, 0.0) == ratings.rate_match(
+        NEW, established, 1.0
+    )
+    # The established player beating a newcomer: within the room too (B's side here).
+    _, b = ratings.rate_result(NEW, established, 0.0, 0.0, 1.0)
+    assert 1700.0 < b.rating <= 1701.0
+
+
+def test_ten_provisional_puppets_give_at_most_the_budget() -> None:
+    """The pure fold of the attack: a newcomer beats ten newcomers in a day."""
+    now = datetime(2026, 12, 6, tzinfo=UTC)
+    week = timedelta(days=7)
+    player, gains = NEW, []
+    for n in range(10):
+        at = now + timedelta(hours=n)
+        new, _ = ratings.rate_result(player, NEW, 1.0, ratings.room(gains, at, week), 0.0)
+        gains.append((at, new.rating - player.rating))
+        player = new
+    assert player.rating == 1500.0 + ratings.PROVISIONAL_GAIN
+    assert player.rd < 200  # the results were played: the deviation narrows as Glicko says

@@ -1,4 +1,5 @@
-"""`manage.py abandon_no_shows`: abandon the friendlies nobody started in time, once (cron).
+"""`manage.py abandon_no_shows`: abandon the friendlies nobody started in time, and the matches
+against the computer nobody has touched for `SNOOKER_COMPUTER_IDLE`, once (cron).
 
 Every server process already does this every `SNOOKER_NO_SHOW_EVERY` seconds (club/jobs.py);
 this is for a club that runs it from cron as well or instead. Safe beside the servers: each
@@ -19,7 +20,7 @@ from club import process as club_process
 
 
 async def _pass(now: datetime | None) -> list[noshows.Abandoned]:
-    done = await jobs.abandon_no_shows(now)
+    done = await jobs.abandon_no_shows(now) + await jobs.abandon_idle_computer(now)
     await club_process.LOBBY.flush()  # now: this process's loop ends with the command
     return done
 

@@ -62,11 +62,44 @@ test("the aim drawn is the guide's prediction: the ghost ball where the guide sa
   const balls = { white: cue, red1: [0, 0] };
   const aim = { angle: Math.PI / 2, speed: 3, side: 0, height: 0 };
   const drawn = painter.drawAim(ctx, { scale: 0.5 }, cue, aim, balls, { mine: true });
-  assert.deepEqual(drawn, guide.predict(cue, aim, balls));
+  assert.deepEqual(drawn, guide.predict(cue, aim, balls, { full: true }));
   assert.equal(drawn.target, "red1");
   const ghost = ctx.calls.find(([name, x, y]) => name === "arc" && x === drawn.ghost[0] &&
     y === drawn.ghost[1]);
   assert.equal(ghost[3], TABLE.ball_radius);
+});
+
+test("a short guide draws what the guide predicts without going past the first cushion", () => {
+  const short = new AimPainter(guide, CONSTANTS.stroke, { guide: "short" });
+  const cue = [0, -900];
+  const aim = { angle: 0.45, speed: 3, side: 0, height: 0 };
+  const drawn = short.drawAim(recordingContext(), { scale: 0.5 }, cue, aim, { white: cue },
+    { mine: true });
+  assert.equal(drawn.rebound, null);
+  assert.equal(short.last.end, "cushion");
+  const full = painter.drawAim(recordingContext(), { scale: 0.5 }, cue, aim, { white: cue },
+    { mine: true });
+  assert.ok(full.bank && painter.last.rebound > 1);
+});
+
+test("a ghost ball whose first contact is not on is crossed in red, with the reason", () => {
+  const ctx = recordingContext();
+  const cue = [0, -600];
+  const balls = { white: cue, blue: [0, 0], red1: [300, 600] };
+  const aim = { angle: Math.PI / 2, speed: 3, side: 0, height: 0 };
+  const rules = { ballsOn: ["red1"], freeBall: false, on: "red", nominated: null };
+  const view = { scale: 0.5, dpr: 1, cssWidth: 800, toScreen: ([x, y]) => [x / 4, y / 4] };
+  painter.drawAim(ctx, view, cue, aim, balls, { mine: true, rules });
+  assert.equal(painter.last.foul.ball, "blue");
+  assert.equal(painter.last.foul.words, "Foul: the cue ball would hit the blue first (red on)");
+  assert.ok(ctx.calls.some(([name, text]) => name === "fillText" && text === painter.last.foul.words));
+  assert.ok(ctx.calls.some(([name, colour]) => name === "stroke" && colour === "#ff4b4b"));
+  // A ball on is no foul; nor is any ball for a watcher told nothing of the turn.
+  painter.drawAim(recordingContext(), view, cue, aim, balls,
+    { mine: true, rules: { ...rules, ballsOn: ["blue"] } });
+  assert.equal(painter.last.foul, null);
+  painter.drawAim(recordingContext(), view, cue, aim, balls, { mine: false });
+  assert.equal(painter.last.foul, null);
 });
 
 test("the D is drawn on the server's figures; the spin control rings the miscue limit", () => {

@@ -6,9 +6,12 @@ import { test } from "node:test";
 import {
   Words,
   challengeWho,
+  connectionText,
   countdown,
   describeFormat,
   format,
+  formatParts,
+  handicapText,
   matchFigures,
   reminderText,
   shownName,
@@ -22,6 +25,9 @@ const words = new Words({
   rated: "rated",
   friendly: "friendly",
   versus: "%(a)s v %(b)s",
+  practice_table: "%(name)s's practice table",
+  frames_score: "frames %(score)s",
+  points_score: "points %(score)s",
   anyone: "anyone",
   invitation: "an invitation link",
   challenges_you: "%(name)s challenges you",
@@ -31,6 +37,16 @@ const words = new Words({
   watching: "%(n)s watching",
   break: "break %(n)s",
   reminder: "Your ladder match with %(name)s starts at %(time)s",
+  live: "Live",
+  connecting: "Connecting…",
+  reconnecting: "Reconnecting…",
+  why_unavailable: "the server is briefly unavailable",
+  why_moved: "moving to a less busy server",
+  why_flood: "too many messages",
+  why_full: "too many connections from here",
+  handicap: "handicap",
+  handicap_even: "handicap: no start",
+  handicap_receives: "handicap: %(name)s receives %(n)s",
 });
 
 test("placeholders are filled by name; unknown ones and unknown keys stay visible", () => {
@@ -51,6 +67,27 @@ test("a format reads as the server's describe_format", () => {
     "best of 3 · friendly");
   assert.equal(describeFormat({ best_of: 5, shot_clock: 30, rated: true }, words),
     "best of 5 · 30 s shot clock · rated");
+});
+
+test("a handicap reads as the server's describe_handicap, on challenges and live rows", () => {
+  const challenge = { best_of: 3, shot_clock: null, rated: false, challenger: "alice",
+    target: "bob", handicap: true };
+  assert.equal(describeFormat({ ...challenge, start: { A: 0, B: 28 } }, words),
+    "best of 3 · friendly · handicap: bob receives 28");
+  assert.equal(handicapText({ ...challenge, start: { A: 12, B: 0 } }, words),
+    "handicap: alice receives 12");
+  assert.equal(handicapText({ ...challenge, start: null }, words), "handicap");
+  assert.equal(handicapText({ ...challenge, start: { A: 0, B: 0 } }, words),
+    "handicap: no start");
+  assert.equal(handicapText({ ...challenge, handicap: false, start: null }, words), "");
+  const live = { players: { A: "alice", B: "bob" }, start: { A: 0, B: 0 } };
+  assert.equal(handicapText(live, words), "");
+  assert.equal(handicapText({ ...live, start: { A: 0, B: 9 } }, words), "handicap: bob receives 9");
+  assert.equal(matchFigures({ ...live, best_of: 3, rated: true, frames: { A: 0, B: 0 },
+    scores: { A: 0, B: 9 }, break: 0, watching: 0, start: { A: 0, B: 9 } }, words).format,
+  "best of 3 · rated · handicap: bob receives 9");
+  const ru = new Words({ handicap_receives: "фора: %(name)s получает %(n)s" });
+  assert.equal(handicapText({ ...live, start: { A: 5, B: 0 } }, ru), "фора: alice получает 5");
 });
 
 test("a challenge reads by who is looking", () => {
@@ -75,10 +112,38 @@ test("a match row's figures", () => {
     break: 16, watching: 3, best_of: 3, shot_clock: null, rated: true,
   };
   assert.deepEqual(matchFigures(row, words), {
-    link: "alice v bob", frames: "1–0", scores: "24–8", break: "break 16",
+    link: [{ name: "alice" }, " v ", { name: "bob" }], frames: "frames 1–0", scores: "points 24–8",
+    break: "break 16",
     watching: "3 watching", format: "best of 3 · rated",
   });
   assert.equal(matchFigures({ ...row, break: 0 }, words).break, "");
+  // A practice table: one member at both seats, named once.
+  const practice = { ...row, players: { A: "alice", B: "alice" }, practice: true };
+  assert.deepEqual(matchFigures(practice, words).link, [{ name: "alice" }, "'s practice table"]);
+});
+
+test("the players' names come apart from the words, to be drawn shortened when long", () => {
+  assert.deepEqual(formatParts("%(name)s challenges you", { name: "alice" }), [
+    { name: "alice" },
+    " challenges you",
+  ]);
+  assert.deepEqual(formatParts("Вызов от %(name)s!", { name: "боб" }), ["Вызов от ", { name: "боб" }, "!"]);
+  // Figures stay words; an unknown placeholder stays as written.
+  assert.deepEqual(formatParts("%(n)s watching %(x)s", { n: 3 }), ["3", " watching %(x)s"]);
+  const row = { kind: "direct", challenger: "alice", target: "bob" };
+  assert.deepEqual(challengeWho(row, "incoming", words, "parts"), [
+    { name: "alice" },
+    " challenges you",
+  ]);
+  assert.deepEqual(challengeWho(row, "outgoing", words, "parts"), ["You challenge ", { name: "bob" }]);
+  // A guest's name is worded first, then kept whole as one name.
+  const guests = new Words({ ...words.catalog, guest_name: "%(name)s (guest)" });
+  assert.deepEqual(guests.parts("versus", { a: "Gina (guest)", b: "bob" }), [
+    { name: "Gina (guest)" },
+    " v ",
+    { name: "bob" },
+  ]);
+  assert.deepEqual(words.parts("no_such_key", {}), ["no_such_key"]);
 });
 
 test("countdowns", () => {
@@ -90,14 +155,21 @@ test("countdowns", () => {
   assert.equal(countdown(2 * 86400 - 1), "47:59:59");
 });
 
-test("a ladder match's reminder names the opponent and the start, as the browser tells time", () => {
+test("a ladder match's reminder names the opponent and the start in the viewer's zone, named", () => {
   const at = "2026-12-01T18:30:00Z";
-  const time = new Date(at).toLocaleTimeString("en", { hour: "2-digit", minute: "2-digit" });
-  const text = reminderText({ opponent: "bob", at }, words, "en");
-  assert.equal(text, `Your ladder match with bob starts at ${time}`);
-  assert.match(text, /\d\d:30/);
+  // The zone's short name is the ICU data's (GMT+3 or MSK, by version).
+  assert.match(
+    reminderText({ opponent: "bob", at }, words, "en", "Europe/Moscow"),
+    /^Your ladder match with bob starts at 09:30 PM (GMT\+3|MSK)$/,
+  );
+  assert.equal(reminderText({ opponent: "bob", at }, words, "en-GB", "UTC"), "Your ladder match with bob starts at 18:30 UTC");
   const ru = new Words({ reminder: "Ваш матч лестницы с %(name)s начинается в %(time)s" });
-  assert.match(reminderText({ opponent: "Борис", at }, ru, "ru"), /^Ваш матч лестницы с Борис начинается в \d\d:30$/);
+  assert.match(
+    reminderText({ opponent: "Борис", at }, ru, "ru", "Europe/Moscow"),
+    /^Ваш матч лестницы с Борис начинается в 21:30 (GMT\+3|MSK)$/,
+  );
+  // Without the page's zone, the browser's, still named.
+  assert.match(reminderText({ opponent: "bob", at }, words, "en"), /\d\d:30 (AM |PM )?\S+$/);
 });
 
 test("a guest's marker is worded by the catalogue; the name stays as it is", () => {
@@ -107,4 +179,20 @@ test("a guest's marker is worded by the catalogue; the name stays as it is", () 
   assert.equal(shownName("Боб (guest 7)", "%(name)s (гость)"), "Боб 7 (гость)");
   assert.equal(shownName("Боб (guest)", undefined), "Боб (guest)");
   assert.equal(shownName("Боб (guestish)", "%(name)s (гость)"), "Боб (guestish)");
+});
+
+test("the lobby's connection says why it reconnects when the server said", () => {
+  assert.equal(connectionText("open", "", words), "Live");
+  assert.equal(connectionText("connecting", "", words), "Connecting…");
+  assert.equal(connectionText("reconnecting", "", words), "Reconnecting…");
+  assert.equal(connectionText("reconnecting", "unavailable", words),
+    "Reconnecting… (the server is briefly unavailable)");
+  assert.equal(connectionText("reconnecting", "moved", words),
+    "Reconnecting… (moving to a less busy server)");
+  assert.equal(connectionText("reconnecting", "resync", words), "Reconnecting…"); // its own
+  assert.equal(connectionText("gone", "signed_out", words), "Reconnecting…");
+  const ru = new Words({ reconnecting: "Переподключение…",
+    why_unavailable: "сервер ненадолго недоступен" });
+  assert.equal(connectionText("reconnecting", "unavailable", ru),
+    "Переподключение… (сервер ненадолго недоступен)");
 });

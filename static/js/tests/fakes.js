@@ -228,8 +228,14 @@ export function recordingContext() {
           return gradient;
         };
       }
+      if (name === "measureText") {
+        return (text) => {
+          calls.push([name, text]);
+          return { width: 6 * String(text).length }; // about 6 px a letter at 12 px
+        };
+      }
       return (...args) => {
-        calls.push([name, ...args]);
+        calls.push([name, ...args, ...(name === "stroke" ? [target.strokeStyle] : [])]);
       };
     },
     set(target, name, value) {

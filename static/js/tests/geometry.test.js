@@ -112,3 +112,33 @@ test("placing from hand by keyboard: a free point in the D with a line to a ball
   const aim = g.aimAt(p, ["red1"], balls);
   assert.equal(aim.target, "red1");
 });
+
+test("the break-off's default aim is thin on the outside of the end red of the back row", () => {
+  // The pack as the server racks it (rules/table.py initial_rack), close enough for the aim.
+  const balls = { ...T.spots };
+  const step = 2 * R + 0.1;
+  const apex = T.spots.pink[1] + 2 * R + 1;
+  const reds = [];
+  for (let row = 0; row < 5; row++) {
+    for (let col = 0; col <= row; col++) {
+      const id = `red${reds.length + 1}`;
+      balls[id] = [(col - row / 2) * step, apex + row * step * Math.sqrt(3) / 2];
+      reds.push(id);
+    }
+  }
+  const right = [150, T.baulk_y];
+  const aim = g.breakOffAim(right, reds, balls);
+  assert.equal(aim.target, "red15"); // the back row's end on the cue ball's side
+  const red = balls.red15;
+  const full = Math.atan2(red[1] - right[1], red[0] - right[0]);
+  assert.ok(aim.angle < full, "outside: the path passes the red on the cushion's side");
+  // Thin: the path passes 0.8 of a ball outside the red's centre.
+  const d = Math.hypot(red[0] - right[0], red[1] - right[1]);
+  assert.ok(Math.abs(Math.sin(full - aim.angle) * d - 0.8 * 2 * R) < 1e-9);
+  // From the green's side, the other end, mirrored.
+  const left = g.breakOffAim([-150, T.baulk_y], reds, balls);
+  assert.equal(left.target, "red11");
+  assert.ok(Math.abs(left.angle - (Math.PI - aim.angle)) < 1e-9);
+  // Not full into the pack, as the ordinary default aim would be.
+  assert.notEqual(g.aimAt(right, reds, balls).angle, aim.angle);
+});

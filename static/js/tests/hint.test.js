@@ -4,7 +4,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { askHint, hintCue, hintShown, parseHint, refusalKey } from "../hint.js";
+import { askHint, hintCue, hintShown, hintText, parseHint, refusalKey } from "../hint.js";
+import { t } from "../i18n.js";
+import { powerText } from "../panels.js";
+import { spinLabel } from "../story.js";
 
 const ANSWER = {
   version: 7, seat: "A", kind: "pot", leave: [100.5, -300],
@@ -40,6 +43,9 @@ test("the stroke starts where the cue ball lies, or where the hint places it in 
 test("refusals the page words itself, and one word for the rest", () => {
   assert.equal(refusalKey("rate_limited"), "advice.rate_limited");
   assert.equal(refusalKey("no_stroke"), "advice.no_stroke");
+  // No engine help while it matters: a player of a live match, a live match's position.
+  assert.equal(refusalKey("playing"), "advice.playing");
+  assert.equal(refusalKey("live_position"), "advice.live_position");
   assert.equal(refusalKey("teapot"), "advice.failed");
 });
 
@@ -61,4 +67,13 @@ test("the request is a POST with the CSRF token; a refusal gives its code", asyn
     throw new TypeError("network");
   };
   assert.deepEqual(await askHint("/h", "t", offline), { code: "offline" });
+});
+
+test("the hint says its stroke's kind, power and spin in the controls' words", () => {
+  const hint = parseHint(ANSWER);
+  const { speed, side, height } = hint.aim;
+  const said = hintText(hint);
+  assert.ok(said.startsWith(t("advice.kind.pot")), said);
+  assert.ok(said.endsWith(t("advice.stroke", { power: powerText(speed), spin: spinLabel(side, height) })), said);
+  assert.match(said, /Power 2\.5 m\/s, screw /);
 });

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { CATALOGUES, Translator, languageOf } from "../i18n.js";
+import { CONSTANTS } from "./fixture.js";
 
 const JS = new URL("../", import.meta.url);
 const read = (name) => readFileSync(new URL(name, JS), "utf8");
@@ -47,7 +48,7 @@ test("both languages hold every key, with the same placeholders and their plural
 
 test("the Russian catalogue is Russian: no English word left in it", () => {
   // Keyboard keys are printed in Latin letters on Russian keyboards too.
-  const keys = /\b(Enter|Alt|Shift)\b/g;
+  const keys = /\b(Enter|Alt|Shift|Page Up|Page Down|Up|Down)\b/g;
   for (const [key, entry] of Object.entries(CATALOGUES.ru)) {
     for (const text of texts(entry)) {
       const bare = String(text).replace(/%\(\w+\)s/g, "").replace(keys, "");
@@ -88,6 +89,7 @@ test("every key the page uses is in the catalogue", () => {
   for (const c of ["concede_frame", "concede_match", "claim_frame", "claim_match"]) {
     each("confirm.", [c, `${c}.text`, `${c}.yes`]);
   }
+  each("confirm.", ["claim_frame.stalling", "claim_match.stalling"]);
   each("connection.", ["connecting", "reconnecting", "open", "gone"]);
   each("connection.why.", ["not_found", "flood", "full", "resync"]);
   each("presence.", ["online", "away", "offline"]);
@@ -172,6 +174,8 @@ export function literals(source) {
 // Literals with spaces between words that are code, not words for people: (file, text, why).
 const NOT_WORDS = [
   ["match.js", "(pointer: coarse)", "a media query"],
+  ["phonefit.js", "(max-width: 700px) and (orientation: portrait)", "a media query"],
+  ["aiming.js", "600 12px system-ui, sans-serif", "a canvas font"],
 ];
 
 /** Why a literal looks like words shown to a person, or null. */
@@ -224,4 +228,16 @@ test("every match module is scanned, and none is left out of the page", () => {
   for (const name of ["i18n.js", "story.js", "sound.js", "settings.js", "decision.js", "logpanel.js"]) {
     assert.ok(files.includes(name) && modules.includes(name), name);
   }
+});
+
+test("every close code the match page hears has its reason in words, in each language", () => {
+  for (const reason of Object.keys(CONSTANTS.close_codes)) {
+    for (const lang of ["en", "ru"]) {
+      assert.ok(CATALOGUES[lang][`connection.why.${reason}`], `${lang} connection.why.${reason}`);
+    }
+  }
+  const ru = new Translator("ru");
+  assert.equal(ru.t("connection.banner_lost") + ` (${ru.t("connection.why.unavailable")})`,
+    "Связь потеряна — переподключаемся… (сервер ненадолго недоступен)");
+  assert.equal(new Translator("en").t("connection.why.moved"), "moving to a less busy server");
 });

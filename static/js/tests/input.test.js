@@ -16,6 +16,7 @@ import {
   bindAngle, bindButtons, bindFocus, bindInput, bindKeys, bindPointer, bindPower, bindSettings,
   bindSpin, bindVernier,
 } from "../input.js";
+import { PULL_PX } from "../powerdrag.js";
 import { vernierTurn } from "../vernier.js";
 import { CONSTANTS } from "./fixture.js";
 import { FakeClock, FakeElement, fakePage } from "./fakes.js";
@@ -236,6 +237,25 @@ test("keys on the table turn the cue, finer with Shift, and Enter strikes once",
   assert.deepEqual(notices, ["closed false"]); // the dialog closes, answering no
 });
 
+test("Page Up and Down turn the cue 5°; ↑ and ↓ on the table press the power's + and −", () => {
+  const { c, aim, el, page } = controls();
+  const canvas = new FakeElement("table", "CANVAS");
+  bindKeys(c, canvas, { screenOffset: (r, d) => [d, r] }, page.doc);
+  const key = (props) => page.doc.fire("keydown", { target: canvas, ...props });
+  const start = aim.angle;
+  assert.ok(key({ key: "PageUp" }).prevented);
+  assert.ok(Math.abs(aim.angle - start - 5 * DEG) < 1e-12);
+  key({ key: "PageDown" });
+  key({ key: "PageDown" });
+  assert.ok(Math.abs(aim.angle - start + 5 * DEG) < 1e-12);
+  const pressed = [];
+  el("power-up").addEventListener("click", () => pressed.push("+"));
+  el("power-down").addEventListener("click", () => pressed.push("−"));
+  assert.ok(key({ key: "ArrowUp" }).prevented);
+  key({ key: "ArrowDown" });
+  assert.deepEqual(pressed, ["+", "−"]);
+});
+
 test("from hand: Enter places the cue ball, Alt+arrows move it within the D", () => {
   const { c, aim, el, page, notices } = controls({ inHand: true });
   const canvas = new FakeElement("table", "CANVAS");
@@ -328,6 +348,13 @@ test("the settings are remembered; the zoom's button says whether it is pressed"
   el("table-sound").checked = true;
   el("table-sound").fire("change");
   assert.deepEqual(enabled, [true]);
+  assert.equal(el("sound-toggle").attributes["aria-pressed"], "true");
+  // The turn bar's speaker: off in one tap, and the settings' box follows.
+  el("sound-toggle").click();
+  assert.deepEqual(enabled, [true, false]);
+  assert.equal(stored.sound, false);
+  assert.equal(el("table-sound").checked, false);
+  assert.equal(el("sound-toggle").attributes["aria-pressed"], "false");
 });
 
 test("the confirm dialog keeps the focus on its buttons; the last focus is remembered", () => {
@@ -365,4 +392,59 @@ test("every control the binders ask for is on the match page, and each is listen
   const deaf = [...asked].filter((id) => !Object.keys(page.el(id).listeners).length);
   assert.deepEqual(deaf, ["controls"]); // the box of the turn buttons, which are listened to
   assert.ok(asked.size > 15, [...asked].join(" "));
+});
+
+test("conceding the frame that gives the other the match says the match ends, not a next frame", async () => {
+  const { c, view } = controls();
+  const asked = [];
+  c.panels.confirm = async (ask) => {
+    asked.push(ask.text);
+    return false;
+  };
+  view.shown = { ...view.shown, frames_to_win: 2, scoreboard: { frame_number: 2, frames: { A: 0, B: 0 } } };
+  await c.settle("concede", "frame");
+  view.shown = { ...view.shown, scoreboard: { frame_number: 2, frames: { A: 0, B: 1 } } };
+  await c.settle("concede", "frame");
+  assert.deepEqual(asked, [
+    t("confirm.concede_frame.text", { n: 2, name: "bob" }),
+    t("confirm.concede_frame.text_last", { n: 2, name: "bob" }),
+  ]);
+  assert.match(asked[1], /and with it the match/);
+});
+
+test("a hint taken becomes the aim (direction, power, spin, and from hand the cue ball's place)", () => {
+  const { c, aim, view } = controls({ inHand: true });
+  const spot = geometry.placeFor(["red1"], view.shown.frame.balls);
+  const hint = { aim: { angle: 1.25, speed: 3.5, side: 0.1, height: -0.2, cue_ball: spot } };
+  assert.equal(c.takeHint(hint), true);
+  assert.deepEqual([aim.angle, aim.speed, aim.side, aim.height, aim.cueBall], [1.25, 3.5, 0.1, -0.2, spot]);
+  assert.equal(view.refreshed, 1);
+  // A place the referee refuses, or a table not ready, takes nothing.
+  assert.equal(c.takeHint({ aim: { ...hint.aim, angle: 2, cue_ball: TABLE.spots.black } }), false);
+  view.isReady = false;
+  assert.equal(c.takeHint(hint), false);
+  assert.equal(aim.angle, 1.25);
+});
+
+test("a finger on the cue drawn pulls it back for power; a mouse there aims", () => {
+  const { c, aim } = controls();
+  const canvas = new FakeElement("table", "CANVAS");
+  bindPointer(c, canvas, { toTable: (p) => p, scale: 1 });
+  const press = (type, [x, y], pointerType = "touch") =>
+    canvas.fire(type, { clientX: x, clientY: y, pointerId: 1, pointerType });
+  aim.angle = Math.PI / 2; // up the table: the cue lies below the cue ball at [0, -900]
+  const onTheCue = [0, -900 - 200];
+  press("pointerdown", onTheCue);
+  assert.equal(aim.angle, Math.PI / 2); // the aim stays
+  press("pointermove", [0, -900 - 260]); // 60 px back
+  const range = STROKE.max_speed - STROKE.min_speed;
+  assert.equal(aim.speed, Number((3 + (60 / PULL_PX) * range).toFixed(1)));
+  press("pointermove", [0, -900 - 200 + 1000]); // all the way forward
+  assert.equal(aim.speed, STROKE.min_speed);
+  press("pointerup", [0, -900 + 800]);
+  assert.equal(aim.angle, Math.PI / 2);
+  // A mouse pressed there aims at the point, as before.
+  press("pointerdown", onTheCue, "mouse");
+  assert.ok(Math.abs(aim.angle + Math.PI / 2) < 1e-12);
+  press("pointerup", onTheCue, "mouse");
 });

@@ -78,3 +78,39 @@ test("a match seen to finish is counted, once, for the recent results to be read
   lobby.update({ matches: [match(7, 9, { status: "finished" })], challenges: [] });
   assert.equal(lobby.finished, 2);
 });
+
+test("matches against the computer are counted apart, never listed as live", () => {
+  const lobby = new LobbyState("alice");
+  const computer = { players: { A: "alice", B: "computer-pro" }, computer: true };
+  const others = { players: { A: "carol", B: "dan" } };
+  lobby.welcome(welcome({ matches: [match(1, 1, others)], my_matches: [match(2, 1, computer)], computer_live: 24 }));
+  assert.deepEqual(lobby.live().map((m) => m.id), [1]);
+  assert.deepEqual(lobby.mine().map((m) => m.id), [2]); // her own, in her matches
+  assert.equal(lobby.computerLive, 24);
+  assert.equal(lobby.update({ matches: [], challenges: [], computer_live: 23 }), 1);
+  assert.equal(lobby.computerLive, 23);
+  assert.equal(lobby.update({ matches: [], challenges: [], computer_live: 23 }), 0);
+});
+
+test("who is online: the welcome's list, replaced by an update that says it changed", () => {
+  const lobby = new LobbyState("alice");
+  lobby.welcome(welcome({ online: ["alice", "bob", "carol"], online_count: 3 }));
+  assert.deepEqual(lobby.others(), { names: ["bob", "carol"], more: 0 }); // not the viewer
+  assert.equal(lobby.update({ matches: [], challenges: [], online: null }), 0); // unchanged
+  assert.deepEqual(lobby.others().names, ["bob", "carol"]);
+  assert.equal(lobby.update({ matches: [], challenges: [], online: ["alice"], online_count: 1 }), 1);
+  assert.deepEqual(lobby.others(), { names: [], more: 0 });
+});
+
+test("the online list is capped, the rest counted", () => {
+  const names = Array.from({ length: 200 }, (_, i) => `m${String(i).padStart(3, "0")}`);
+  const lobby = new LobbyState("m001");
+  lobby.welcome(welcome({ online: names, online_count: 250 }));
+  const { names: shown, more } = lobby.others(50);
+  assert.equal(shown.length, 50);
+  assert.ok(!shown.includes("m001"));
+  assert.equal(more, 250 - 1 - 50);
+  const visitor = new LobbyState("");
+  visitor.welcome(welcome({ online: ["bob"], online_count: 1 }));
+  assert.deepEqual(visitor.others(), { names: ["bob"], more: 0 });
+});

@@ -64,3 +64,19 @@ test("a rematch of the match whose end the page shows is answered on the page", 
   assert.equal(answeredOnPage(rematch, undefined), false); // no end panel here
   assert.equal(answeredOnPage({ id: 10, rematch_of: null }, "12"), false);
 });
+
+test("a welcome that lists my challenge accepted takes me to the table, once", () => {
+  // The notice came while the page was between sockets: the welcome says it again.
+  const board = new NoticeBoard("alice");
+  board.notice(row({}));
+  const accepted = row({ version: 2, status: "accepted", match: 7 });
+  assert.deepEqual(board.welcome([accepted]), [{ kind: "accepted", row: accepted, go: 7 }]);
+  assert.deepEqual(board.sentBy(NOW), []);
+  assert.deepEqual(board.welcome([accepted]), []); // known now: the next welcome is no news
+  // Another's accepted challenge (Bob accepted it himself) takes nobody anywhere.
+  assert.deepEqual(new NoticeBoard("bob").welcome([accepted]), []);
+  // Told by its notice first: the welcome after it is no news either.
+  const told = new NoticeBoard("alice");
+  told.notice(accepted);
+  assert.deepEqual(told.welcome([accepted]), []);
+});

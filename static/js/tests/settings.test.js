@@ -10,15 +10,15 @@ const storage = () => {
   return { getItem: (k) => items.get(k) ?? null, setItem: (k, v) => items.set(k, v), items };
 };
 
-test("sound and keeping the stroke are off until chosen, and the choice is kept", () => {
+test("sound is on and keeping the stroke off until chosen, and the choice is kept", () => {
   const s = storage();
   const first = new Settings(s);
   assert.deepEqual(first.values, { ...DEFAULTS });
-  assert.equal(first.get("sound"), false);
-  first.set("sound", true);
+  assert.equal(first.get("sound"), true);
+  first.set("sound", false);
   first.set("keepStroke", true);
   const again = new Settings(s);
-  assert.equal(again.get("sound"), true);
+  assert.equal(again.get("sound"), false);
   assert.equal(again.get("keepStroke"), true);
   assert.equal(again.get("zoom"), false);
 });
@@ -26,8 +26,8 @@ test("sound and keeping the stroke are off until chosen, and the choice is kept"
 test("bad or refused storage falls back to the defaults", () => {
   const broken = { getItem: () => "{not json", setItem: () => { throw new Error("full"); } };
   const s = new Settings(broken);
-  assert.equal(s.get("sound"), false);
-  s.set("sound", true); // refused: kept for the page
   assert.equal(s.get("sound"), true);
+  s.set("sound", false); // refused: kept for the page
+  assert.equal(s.get("sound"), false);
   assert.equal(new Settings(null).get("keepStroke"), false);
 });

@@ -169,6 +169,31 @@ test("an unknown match stops it for good; a flood or a full room says why and re
   assert.equal(env.sockets.length, 3);
 });
 
+test("a server briefly unavailable, or sending the page elsewhere, says why and retries", () => {
+  const { env, conn, clock, states } = match();
+  conn.open();
+  greet(env);
+  env.last.drop(CODES.unavailable); // the database or Redis away
+  assert.deepEqual(states.slice(-1), ["reconnecting:unavailable"]);
+  clock.advance(500);
+  assert.equal(env.sockets.length, 2);
+  greet(env);
+  env.last.drop(CODES.moved); // a process holding more than its share
+  assert.deepEqual(states.slice(-1), ["reconnecting:moved"]);
+  clock.advance(500);
+  assert.equal(env.sockets.length, 3);
+
+  const lobby = club();
+  lobby.socket.open();
+  greet(lobby.env);
+  lobby.env.last.drop(CODES.unavailable); // its relay could not join the lobby group
+  assert.deepEqual(lobby.states.slice(-1), ["reconnecting:unavailable"]);
+  lobby.clock.advance(1000);
+  assert.equal(lobby.env.sockets.length, 2);
+  lobby.env.last.drop(CODES.moved);
+  assert.deepEqual(lobby.states.slice(-1), ["reconnecting:moved"]);
+});
+
 test("the network coming back reconnects at once, and never opens a second socket", () => {
   const { env, conn, clock } = match();
   conn.open();
@@ -262,4 +287,27 @@ test("the club's socket stops when the member signed out, and backs off to 30 s"
   assert.equal(env.sockets.length, 7);
   clock.advance(1);
   assert.equal(env.sockets.length, 8);
+});
+
+test("a socket never welcomed is dropped, even while other messages reach it", () => {
+  // The issue's lobby socket: its hello taken and never answered, the lobby's updates still
+  // arriving, so the silence limit never tripped and the page said "reconnecting" for good.
+  const { env, socket, clock, states } = club();
+  socket.open();
+  env.last.accept();
+  const first = env.last;
+  for (let i = 0; i < 4; i++) {
+    clock.advance(5000);
+    first.deliver({ type: "update" });
+  }
+  assert.equal(first.closed, false); // 20 s: still within the limit
+  clock.advance(5000); // the first ping tick, 25 s after the hello: no welcome, dropped
+  assert.equal(first.closed, true);
+  assert.deepEqual(states.slice(-1), ["reconnecting:resync"]);
+  clock.advance(1000);
+  assert.equal(env.sockets.length, 2);
+  greet(env);
+  assert.equal(socket.ready, true);
+  clock.advance(75000); // welcomed and quiet within the silence limit: kept
+  assert.equal(env.last.closed, false);
 });

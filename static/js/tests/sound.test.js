@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { soundsOf } from "../sound.js";
+import { VOLUME, pitchOf, soundsOf } from "../sound.js";
 import { CONSTANTS } from "./fixture.js";
 
 // The cue ball rolls at 2000 mm/s along +y into a red at rest (compact rows, no deceleration
@@ -33,4 +33,14 @@ test("a stroke that meets nothing is only the strike", () => {
   assert.deepEqual(soundsOf({ events: [], trajectories: {} }, 1, 10).map((s) => s.kind),
     ["strike"]);
   assert.deepEqual(soundsOf(null, 1, 10).map((s) => s.kind), ["strike"]);
+});
+
+test("a harder contact sounds higher as well as louder, and the table is quiet", () => {
+  const soft = soundsOf(shot, 1, 10)[0];
+  const hard = soundsOf(shot, 9, 10)[0];
+  assert.ok(hard.pitch > soft.pitch);
+  assert.equal(hard.pitch, pitchOf(hard.strength));
+  const [, ball, cushion] = soundsOf(shot, 5, 10);
+  assert.ok(ball.pitch > cushion.pitch); // 2000 mm/s closing against 1500 into the cushion
+  assert.ok(VOLUME > 0 && VOLUME < 1);
 });

@@ -43,7 +43,7 @@ test("a foul names its clause of the rule book", () => {
     shot: { first_contact: ["red4"], potted: [] }, scores: { A: 4, B: 0 }, break: 0,
   };
   const words = describe(entry, players, { frame: 1 });
-  assert.equal(words.head, "bob plays");
+  assert.equal(words.head, "Foul by bob");
   assert.ok(words.details.includes("foul: a push stroke (§23.2.3)"));
   assert.ok(words.details.includes("penalty 4 to alice"));
   setLanguage("ru");
@@ -153,12 +153,15 @@ test("whose turn and what is on", () => {
   const free = snapshot({ frame: { ...snap.frame, free_ball: true, in_hand: true } });
   assert.equal(turnOf(free, null, players).on, "free ball (red on)");
   assert.equal(turnOf(free, null, players).hand, "ball in hand");
+  // While the balls run it is nobody's turn, and the cue ball is no longer in hand.
+  assert.deepEqual(turnOf(free, "A", players, true),
+    { kind: "moving", text: "Balls running", on: "free ball (red on)", hand: "" });
   const pending = snapshot({ frame: { ...snap.frame,
     pending: { holder: "B", options: ["play"], offender: "A" } } });
   assert.equal(turnOf(pending, "B", players).kind, "decide");
   assert.equal(turnOf(pending, "A", players).text, "bob is deciding");
   setLanguage("ru");
-  assert.equal(turnOf(snap, "A", players).on, "очередной — красный");
+  assert.equal(turnOf(snap, "A", players).on, "на очереди красный");
 });
 
 test("spin reads as top or screw and side, and placements say the real reason", () => {
@@ -188,7 +191,7 @@ test("a stroke is read out once, in one sentence: the pots, the foul and penalty
     fouls: [{ kind: "in_off", clause: "§23.1.6" }], choices: ["play", "put_back"] }) });
   const said = spokenEvent(foul, null, players);
   assert.equal(said.split(". ").length, 1, said); // one sentence
-  for (const part of ["bob plays", "potted: red", "the cue ball went in-off", "foul:",
+  for (const part of ["Foul by bob", "potted: red", "the cue ball went in-off", "foul:",
     "(§23.1.6)", "penalty 4 to alice", "miss"]) {
     assert.ok(said.includes(part), `${part} in ${said}`);
   }
@@ -226,4 +229,21 @@ test("a guest's name is marked in the page's language, in every sentence", () =>
   assert.equal(t("turn.plays", { name: guests.B }), "Бьёт Боб (гость)");
   assert.equal(frameResult(1, { termination: "conceded", winner: "A" }, { A: 0, B: 0 }, guests),
     "Партия 1: победитель — alice, 0–0; Боб (гость) сдаёт партию");
+});
+
+test("a stroke's line says what happened, as a referee would: the pot, the safety, the foul", () => {
+  setLanguage("en");
+  const stroke = (shot, r = {}) => describe({ version: 4, kind: "stroke", seat: "A", request: {},
+    ruling: ruling(r), shot, scores: { A: 1, B: 0 }, break: 1 }, players, { frame: 1 });
+  const pot = stroke({ first_contact: ["red3"], potted: ["red3"] }, { points: 1 });
+  assert.equal(pot.head, "alice pots the red");
+  assert.ok(!pot.details.some((d) => d.startsWith("first contact")), pot.details.join(" | "));
+  assert.equal(stroke({ first_contact: ["red3"], potted: [] }).head, "alice plays the red, nothing potted");
+  const foul = stroke({ first_contact: [], potted: [] },
+    { foul: true, penalty: 4, fouls: [{ kind: "no_contact", clause: "§23.1.1" }] });
+  assert.equal(foul.head, "Foul by alice");
+  setLanguage("ru");
+  assert.equal(stroke({ first_contact: ["red3"], potted: ["red3"] }, { points: 1 }).head, "alice забивает: красный");
+  assert.equal(stroke({ first_contact: ["red3"], potted: [] }).head, "alice играет красный, ничего не забито");
+  setLanguage("en");
 });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { TableView } from "../table.js";
+import { frameFor, SMALL_BOX, TableView } from "../table.js";
 import { CONSTANTS } from "./fixture.js";
 import { fakeCanvas } from "./fakes.js";
 
@@ -89,4 +89,20 @@ test("a frame: the cloth once, then every ball at its place, its radius the serv
   for (const p of Object.values(balls)) {
     assert.ok(arcs.some(([, x, y]) => x === p[0] && y === p[1]), `no ball at ${p}`);
   }
+});
+
+test("a phone's box draws the rail thin: a ball 5 px in radius on an 844 × 390 phone on its side", () => {
+  assert.deepEqual(frameFor(1200, 600), { rail: 125, margin: 14 });
+  assert.deepEqual(frameFor(SMALL_BOX - 1, 900), { rail: 24, margin: 4 });
+  assert.deepEqual(frameFor(900, SMALL_BOX - 1), { rail: 24, margin: 4 });
+  // The canvas a landscape phone leaves the table: the screen's height, a thumb's column off.
+  const side = view(712, 382);
+  assert.equal(side.rail, 24);
+  assert.ok(side.scale * R >= 5, side.scale * R);
+  const wide = view(712, 600);
+  assert.ok(wide.scale * R < 5, wide.scale * R); // the same width with the full rail: 4.7 px
+  // The box grown (the phone turned, a window widened): the full rail again.
+  side.canvas.rect = { left: 0, top: 0, width: 1200, height: 600 };
+  assert.equal(side.resize(), true);
+  assert.equal(side.rail, 125);
 });

@@ -7,6 +7,7 @@ import { test } from "node:test";
 
 import { Aim } from "../aiming.js";
 import { Geometry } from "../geometry.js";
+import { Guide } from "../guide.js";
 import { t } from "../i18n.js";
 import { Scene } from "../scene.js";
 import { MatchView } from "../view.js";
@@ -15,6 +16,7 @@ import { fakePage } from "./fakes.js";
 
 const TABLE = CONSTANTS.table;
 const geometry = new Geometry(TABLE);
+const guide = new Guide(TABLE, CONSTANTS.physics);
 
 function position({ inHand = false, toAct = "A", pending = null, status = "live" } = {}) {
   const balls = { red1: [0, 800], black: TABLE.spots.black };
@@ -36,7 +38,7 @@ function matchView(snap, { seat = "A", page = null } = {}) {
   const client = { seat, queue: [], pending: null, presence: null, players };
   const view = new MatchView({
     root: page ? page.root : {}, panels: { el: page ? page.el : () => null },
-    decision: { focus: null }, logPanel: {}, story: {}, painter: { drawSpin: () => {} }, client, playback, aim, conn: { ready: true }, settings: { get: () => false },
+    decision: { focus: null }, logPanel: {}, story: {}, painter: { drawSpin: () => {}, guide }, client, playback, aim, conn: { ready: true }, settings: { get: () => false },
     sounds: {}, constants: CONSTANTS, geometry, rate: 1, practice: false,
     doc: page ? page.doc : undefined,
   });
@@ -137,6 +139,10 @@ test("the controls: the striker's enabled; strike waits for the cue ball placed"
   assert.equal(el("strike").disabled, false);
   assert.equal(el("place-cue").hidden, true);
   assert.equal(el("power").value, "4.5");
+  // Beside the figure, the power in a player's terms (power.js).
+  assert.equal(el("power-scale").textContent, "firm · rolls 15 table lengths");
+  assert.equal(el("power").attributes["aria-valuetext"],
+    "4.5 m/s, firm · rolls 15 table lengths");
 
   const other = fakePage();
   const theirs = matchView(position({ inHand: true }), { seat: "B", page: other });
@@ -197,7 +203,7 @@ test("from hand the white is where this player put it, else where the striker's 
   onTable.playback.balls = { white: [0, -900], red1: [0, 800] };
   assert.deepEqual(Object.keys(scene(onTable.view).scene.balls()), ["red1", "white"]);
   const watcher = matchView(position({ inHand: true }), { seat: "B" });
-  watcher.view.remoteAim = { seat: "A", cue_ball: [-5, TABLE.baulk_y - 50] };
+  watcher.view.heldAim = { seat: "A", cue_ball: [-5, TABLE.baulk_y - 50], version: 4 };
   assert.deepEqual(scene(watcher.view).scene.balls().white, [-5, TABLE.baulk_y - 50]);
   watcher.view.hold = { balls: { pink: [1, 2] } };
   assert.deepEqual(scene(watcher.view).scene.balls(), { pink: [1, 2] });
@@ -209,9 +215,11 @@ test("over the balls: our aim when ready, the striker's for others, nothing whil
   a.scene.draw();
   assert.deepEqual(a.drawn.map(([name]) => name), ["drawAim"]);
   assert.equal(a.drawn[0][1][3], mine.aim);
+  // With what the server says is on, for the ghost ball's foul (aids.js).
+  assert.deepEqual(a.drawn[0][1][5].rules.ballsOn, ["red1"]);
 
   const theirs = matchView(position(), { seat: "B" });
-  theirs.view.remoteAim = { seat: "A", angle: 1, speed: 2, side: 0, height: 0 };
+  theirs.view.heldAim = { seat: "A", angle: 1, speed: 2, side: 0, height: 0, version: 4 };
   const b = scene(theirs.view);
   b.scene.draw();
   assert.deepEqual(b.drawn.map(([name]) => name), ["drawAim"]);
@@ -226,4 +234,66 @@ test("over the balls: our aim when ready, the striker's for others, nothing whil
   const d = scene(hand.view);
   d.scene.draw();
   assert.deepEqual(d.drawn.map(([name]) => name), ["drawD", "drawPlacement"]);
+});
+
+test("a stall: the claim to the player at the table in the last minute, a warning to the staller", () => {
+  const soon = (s) => new Date(Date.now() + s * 1000).toISOString();
+  const said = (seat, claimFrom) => {
+    const { view, client } = matchView(position({ toAct: "B" }), { seat });
+    const shown = [];
+    view.panels = { away: (text, claim) => shown.push([text, claim]) };
+    view.el = () => ({ disabled: false });
+    view.connection = "open";
+    // The server's word (game/presence.py): when A may claim against B, both here.
+    const here = { arrived: true, online: true, claim_from: null };
+    client.presence = { started: soon(-400), players: { A: here, B: { ...here, claim_from: claimFrom } } };
+    view.refreshAway();
+    return shown.at(-1);
+  };
+  assert.deepEqual(said("A", soon(200)), [null, false]); // thinking time: nothing said
+  const [text, claim] = said("A", soon(30));
+  assert.ok(text.startsWith(t("away.stalling", { name: "bob" })) && text.includes(" — "));
+  assert.equal(claim, false);
+  assert.deepEqual(said("A", soon(-1)), [t("away.stalling", { name: "bob" }), true]);
+  // The staller is warned, and offered nothing to claim.
+  const [warning, offered] = said("B", soon(30));
+  assert.ok(warning.startsWith(t("away.stall_warning", { time: "" }).split(" ")[0]));
+  assert.equal(offered, false);
+  assert.deepEqual(said(null, soon(-1)), [null, false]); // a spectator: nothing
+});
+
+test("an aim relayed during the playback is drawn once the stroke's position is still", () => {
+  const page = fakePage();
+  const { view, playback, client } = matchView(position({ toAct: "B" }), { seat: "A", page });
+  playback.anim = {}; // the stroke that makes version 5 still rolls here
+  client.version = 5;
+  view.relayed({ type: "thinking", seat: "B", version: 5 });
+  view.relayed({ type: "aim", seat: "B", angle: 1, speed: 2, side: 0, height: 0, cue_ball: null });
+  assert.equal(view.heldAim.version, 5); // no version sent: the last event received
+  assert.equal(view.remoteAim, null);
+  playback.anim = null;
+  playback.shown = { ...position({ toAct: "B" }), version: 5 };
+  assert.equal(view.remoteAim.angle, 1);
+  const drawn = scene(view);
+  drawn.scene.draw();
+  assert.deepEqual(drawn.drawn.map(([name]) => name), ["drawAim"]);
+});
+
+test("the stroke's cue swings back and through the cue ball's place, then goes", () => {
+  const { view, playback } = matchView(position(), { seat: "B" });
+  const swing = CONSTANTS.cue_swing;
+  const request = { angle: 0.61, speed: 4, side: 0, height: 0 };
+  playback.anim = { t: 0, before: { white: [0, -900] }, event: { request } };
+  const address = view.swingingCue();
+  assert.deepEqual(address.cue, [0, -900]);
+  assert.equal(address.angle, 0.61);
+  playback.anim.t = swing.back;
+  assert.ok(view.swingingCue().pull > address.pull, "drawn back");
+  playback.anim.t = swing.back + swing.through + swing.follow / 2;
+  assert.ok(view.swingingCue().pull < 0, "through the ball's place");
+  playback.anim.t = swing.back + swing.through + swing.follow;
+  assert.equal(view.swingingCue(), null);
+  // A stroke whose request has no aim (a shot clock's) draws no cue.
+  playback.anim = { t: 0, before: { white: [0, -900] }, event: { request: {} } };
+  assert.equal(view.swingingCue(), null);
 });

@@ -1,0 +1,174 @@
+"""The chat's service: a line said, checked by the rules (rules/chat.py) and stored; a room's
+recent lines; the moderators' timeouts and deleted lines. Broadcasting is the caller's, after
+`say` returns (the line is stored first, as a match's events are).
+
+The chat knows no match: whoever carries a room (game/consumers.py for a match's two) says
+whether the writer is one of its players and whether its match is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import cast
+
+from django.db import transaction
+
+from accounts.visitors import Visitor
+from chat.models import Action, Line, Room, Timeout
+from rules import chat as rules
+
+
+class ChatRefused(Exception):
+    """A line or an action refused, with its stable code (docs/protocol.md, "Errors")."""
+
+    def __init__(self, code: str, message: str = "") -> None:
+        super().__init__(code, message)
+        self.code = code
+        self.message = message or code
+
+
+@dataclass(frozen=True)
+class Said:
+    """A stored line as the rooms' readers get it."""
+
+    id: int
+    room: Room
+    author: str  # the author's name
+    author_id: int
+    text: str
+    preset: str | None
+    at: datetime
+    shadow: bool
+
+
+def room(kind: rules.RoomKind, key: str | int = "") -> Room:
+    """The room of `kind` belonging to `key`, made the first time it is named."""
+    found, _ = Room.objects.get_or_create(kind=kind, key=str(key))
+    return found
+
+
+def is_member(user: Visitor) -> bool:
+    """A member writes their own words: an account of their own (a guest's, seated by an
+    invitation, has no usable password; a stranger has no account)."""
+    return bool(user is not None and user.is_authenticated and user.has_usable_password())
+
+
+def _said(line: Line, name: str) -> Said:
+    return Said(
+        id=line.pk, room=line.room, author=name, author_id=line.author_id, text=line.text,
+        preset=line.preset or None, at=line.at, shadow=line.shadow,
+    )  # fmt: skip
+
+
+def say(
+    where: Room,
+    user: Visitor,
+    text: str | None,
+    now: datetime,
+    *,
+    preset: str | None = None,
+    player: bool = False,
+    finished: bool = False,
+) -> Said:
+    """Store what `user` says in `where` at `now`, or raise `ChatRefused`."""
+    if user is None or not user.is_authenticated:
+        raise ChatRefused("chat_presets_only", "strangers cannot write; join the club")
+    writer = rules.Writer(member=is_member(user), player=player, finished=finished)
+    with transaction.atomic():
+        mine = Line.objects.filter(room=where, author_id=user.pk).order_by("-id")
+        recent = [rules.Said(at, t) for at, t in mine.values_list("at", "text")[:10]][::-1]
+        timeouts = [
+            rules.Timeout(until, reason)
+            for until, reason in Timeout.objects.filter(
+                member_id=user.pk, until__gt=now
+            ).values_list("until", "reason")
+        ]
+        kind = cast(rules.RoomKind, where.kind)
+        judged = rules.judge(kind, writer, text, preset, recent, timeouts, now)
+        if not isinstance(judged, rules.Line):
+            raise ChatRefused(judged)
+        line = Line.objects.create(
+            room=where, author_id=user.pk, text=judged.text, preset=judged.preset or "", at=now
+        )
+    return _said(line, user.get_username())
+
+
+def latest(where: Room, most: int) -> list[Said]:
+    """The room's last `most` lines none deleted, oldest first, trolls' included (`shadow`):
+    what a process holds to greet a crowd, choosing each reader's itself."""
+    lines = Line.objects.filter(room=where, hidden=False).select_related("author", "room")
+    shown = list(lines.order_by("-id")[:most])
+    return [_said(line, line.author.get_username()) for line in reversed(shown)]
+
+
+def recent(where: Room, reader: Visitor = None, most: int = rules.HISTORY) -> list[Said]:
+    """The room's last `most` lines, oldest first: none a moderator deleted, and a troll's
+    only to the troll."""
+    lines = Line.objects.filter(room=where, hidden=False).select_related("author", "room")
+    reader_id = reader.pk if reader is not None and reader.is_authenticated else None
+    shown = [
+        line
+        for line in lines.order_by("-id")[: most * 2]
+        if not line.shadow or line.author_id == reader_id
+    ][:most]
+    return [_said(line, line.author.get_username()) for line in reversed(shown)]
+
+
+def moderates(user: Visitor) -> bool:
+    """The club's organisers (staff) moderate every room."""
+    return bool(user is not None and user.is_authenticated and getattr(user, "is_staff", False))
+
+
+def _moderator(user: Visitor) -> int:
+    if user is None or not moderates(user) or user.pk is None:
+        raise ChatRefused("chat_not_a_moderator")
+    return int(user.pk)
+
+
+def time_out(
+    moderator: Visitor, member_id: int, length: str, reason: str, now: datetime
+) -> Timeout:
+    """`moderator` times `member_id` out of chat for `length` (rules.chat.TIMEOUTS), saying
+    why; recorded in the audit log."""
+    by = _moderator(moderator)
+    if length not in rules.TIMEOUTS:
+        raise ChatRefused("chat_bad_timeout")
+    why = rules.clean(reason)
+    if rules.check_text(why) is not None:
+        raise ChatRefused("chat_bad_reason")
+    with transaction.atomic():
+        given = Timeout.objects.create(
+            member_id=member_id, by_id=by, reason=why, at=now,
+            until=rules.timeout_until(now, length),
+        )  # fmt: skip
+        Action.objects.create(
+            kind=Action.Kind.TIMEOUT, by_id=by, member_id=member_id, reason=why, at=now
+        )
+    return given
+
+
+def hide(moderator: Visitor, line_id: int, reason: str, now: datetime) -> None:
+    """`moderator` deletes a line (it is kept, hidden, with the record); audit-logged."""
+    by = _moderator(moderator)
+    why = rules.clean(reason)
+    if rules.check_text(why) is not None:
+        raise ChatRefused("chat_bad_reason")
+    with transaction.atomic():
+        line = Line.objects.select_for_update().filter(pk=line_id).first()
+        if line is None:
+            raise ChatRefused("chat_no_such_line")
+        line.hidden = True
+        line.save(update_fields=["hidden"])
+        Action.objects.create(
+            kind=Action.Kind.HIDE, by_id=by, member_id=line.author_id, line=line,
+            reason=why, at=now,
+        )  # fmt: skip
+
+
+def timed_out(user: Visitor, now: datetime) -> rules.Timeout | None:
+    """The timeout `user` is under at `now`, if any: the member is told why and until when."""
+    if user is None or not user.is_authenticated:
+        return None
+    rows = Timeout.objects.filter(member_id=user.pk, until__gt=now).values_list("until", "reason")
+    return rules.timed_out([rules.Timeout(u, r) for u, r in rows], now)

@@ -1,0 +1,30 @@
+"""The competitions' part of other apps' pages: a match's competition and round (a match's
+page and its record)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.core.exceptions import ObjectDoesNotExist
+
+from competitions.text import round_name
+from rules import bracket as rules
+
+register = template.Library()
+
+
+@register.simple_tag
+def competition_of(match: Any) -> dict[str, Any] | None:
+    """The competition a match was played in and its round's name ("Quarter-final"); None for
+    a match of no competition. No query when the match was read with its fixture's pairing and
+    competition (snooker_site/views.py); the round's name needs only the draw's places."""
+    try:
+        pairing = match.fixture.pairing
+    except ObjectDoesNotExist:
+        return None
+    row = pairing.competition
+    if row.slots is None:
+        return None
+    shape = rules.single(tuple(row.slots))
+    return {"competition": row, "round": round_name(shape, rules.Key.parse(pairing.key))}

@@ -1,0 +1,52 @@
+"""What a refusal on the competitions says to a person, and the rounds' names (the codes:
+competitions/service.py, rules/seeding.py, rules/bracket.py; a start time's, the fixtures',
+are worded once, by the ladder that had them first: ladder/text.py)."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
+
+from ladder.text import ERRORS as FIXTURE_ERRORS
+from rules import bracket as rules
+
+ERRORS: dict[str, Promise] = {
+    "not_found": gettext_lazy("There is no such competition."),
+    "organisers_only": gettext_lazy("Only an organiser may do this."),
+    "members_only": gettext_lazy("Only the club's members may enter."),
+    "entry_closed": gettext_lazy("Entry to this competition is closed."),
+    "entered_already": gettext_lazy("You have entered already."),
+    "not_entered": gettext_lazy("You have not entered this competition."),
+    "deadline_passed": gettext_lazy("Entry must close in the future."),
+    "drawn_already": gettext_lazy("This competition is drawn already."),
+    "not_drawn": gettext_lazy("This competition is not drawn yet."),
+    "too_few_entrants": gettext_lazy("A draw needs at least two entrants."),
+    "not_flagged": gettext_lazy("This match is not waiting for an organiser's decision."),
+    "not_in_match": gettext_lazy("That member does not play this match."),
+    "no_such_match": gettext_lazy("There is no such competition match of yours."),
+    "not_to_be_played": gettext_lazy("This match is no longer waiting to be played."),
+}
+# A start time's refusals (fixtures/service.py), as the ladder words them.
+_STARTS = ("start_passed", "start_outside_window", "bad_start", "no_proposal", "own_proposal",
+           "proposal_changed")  # fmt: skip
+
+
+def error_text(code: str) -> str:
+    if code in _STARTS:
+        return str(FIXTURE_ERRORS[code])
+    return str(ERRORS.get(code, gettext_lazy("That cannot be done now.")))
+
+
+def round_name(bracket: rules.Bracket, key: rules.Key) -> str:
+    """A round's name as the pages word it ("Round 1", "Quarter-final", "Semi-final",
+    "Final")."""
+    stage = rules.stage(bracket, key)
+    if stage is rules.Stage.QUARTER_FINAL:
+        return gettext("Quarter-final")
+    if stage is rules.Stage.SEMI_FINAL:
+        return gettext("Semi-final")
+    if stage is rules.Stage.FINAL:
+        return gettext("Final")
+    if stage is rules.Stage.THIRD_PLACE:
+        return gettext("Third place")
+    return gettext("Round %(n)s") % {"n": key.round}

@@ -1,0 +1,315 @@
+"""The competitions' pages, public like the club's records: the list (`/competitions/`) and
+each competition (`/competitions/<id>/`: its entrants and, once drawn, its bracket a round at a
+time). An organiser opens one at `/competitions/new/`, closes its entry and draws it; a member
+enters and withdraws; all with POSTs (CSRF). The matches are played at the table
+(`/match/<id>/`), and their results reach the bracket through the fixtures (service.py).
+
+A competition's page costs a fixed number of queries however large its bracket: the
+entrants with their members and ratings, the decisions, the pairings with their fixtures and
+matches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from competitions import service
+from competitions.models import Competition, Entrant, Pairing
+from competitions.service import CompetitionError
+from competitions.text import error_text, round_name
+from fixtures.models import Fixture
+from rules import bracket as rules
+
+_STATUS = {"not_found": 404, "no_such_match": 404, "organisers_only": 403, "members_only": 403}
+
+
+def _refusal(request: HttpRequest, exc: CompetitionError) -> HttpResponse:
+    context = {"message": error_text(exc.code), "code": exc.code}
+    return render(request, "club/refused.html", context, status=_STATUS.get(exc.code, 409))
+
+
+def _member(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # login_required let them in
+    return user
+
+
+@require_safe
+def competitions_page(request: HttpRequest) -> HttpResponse:
+    rows = list(Competition.objects.select_related("champion").order_by("-created", "-pk"))
+    Status = Competition.Status
+    context = {
+        "open": [c for c in rows if c.status in (Status.OPEN, Status.CLOSED)],
+        "in_play": [c for c in rows if c.status == Status.IN_PLAY],
+        "finished": [c for c in rows if c.status == Status.FINISHED],
+        "may_organise": service.may_organise(request.user),
+    }
+    return render(request, "competitions/list.html", context)
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A bracket match as the page shows it."""
+
+    key: str
+    players: tuple[str | None, str | None]
+    state: str  # waiting, agreed, live, finished, walkover, flagged, bye (the page's fixed words)
+    winner: str | None
+    match_id: int | None
+    play_by: Any
+    start_at: Any
+    fixture_id: int | None = None
+    mine: bool = False  # the viewer plays it, and it is to be played: they agree its start
+    proposed_start: Any = None
+    proposed_by: str | None = None
+    can_accept: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    name: str
+    best_of: int
+    matches: tuple[Shown, ...]
+
+
+def _state(m: rules.Match, fixture: Fixture | None) -> str:
+    if m.decision is not None:
+        if m.decision.how in (rules.How.BYE, rules.How.EMPTY):
+            return "bye"
+        return "finished" if m.decision.how is rules.How.PLAYED else "walkover"
+    if fixture is None:
+        return "waiting"
+    if fixture.flagged or fixture.status == Fixture.Status.DECIDED:
+        return "flagged"
+    if fixture.match is not None and fixture.match.started is not None:
+        return "live"
+    return "agreed" if fixture.start_at is not None else "waiting"
+
+
+def _rounds(row: Competition, names: dict[int, str], me: int | None) -> list[Round]:
+    bracket = service.bracket_of(row)
+    pairings = {
+        p.key: p.fixture
+        for p in Pairing.objects.filter(competition=row).select_related("fixture__match")
+    }
+    rounds: dict[int, list[Shown]] = {}
+    for m in rules.matches(bracket).values():
+        fixture = pairings.get(str(m.key))
+        a, b = (names.get(p) if p is not None else None for p in m.players)
+        winner = names.get(m.winner) if m.winner is not None else None
+        state = _state(m, fixture)
+        mine = (
+            fixture is not None and me in (fixture.first_id, fixture.second_id)
+            and fixture.status == Fixture.Status.TO_PLAY and state in ("waiting", "agreed")
+        )  # fmt: skip
+        proposer = fixture.proposed_by_id if fixture else None
+        rounds.setdefault(m.key.round, []).append(
+            Shown(
+                str(m.key), (a, b), state, winner,
+                fixture.match_id if fixture else None,
+                fixture.play_by if fixture else None, fixture.start_at if fixture else None,
+                fixture.pk if fixture else None, mine,
+                fixture.proposed_start if fixture else None,
+                names.get(proposer) if proposer is not None else None,
+                mine and proposer is not None and proposer != me,
+            )
+        )  # fmt: skip
+    plan = row.plan()
+    rounds_shown = []
+    for n, shown in sorted(rounds.items()):
+        key = rules.Key(rules.Side.WINNERS, n, 0)
+        best = rules.best_of(bracket, plan, key)
+        rounds_shown.append(Round(n, round_name(bracket, key), best, tuple(shown)))
+    return rounds_shown
+
+
+@require_safe
+def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
+    row = get_object_or_404(Competition.objects.select_related("champion"), pk=competition_id)
+    entrants = list(
+        Entrant.objects.filter(competition=row)
+        .select_related("member", "member__rating")
+        .order_by("seed", "entered", "pk")
+    )
+    names = {e.member_id: e.member.get_username() for e in entrants}
+    user = request.user
+    me = user.pk if isinstance(user, User) and user.is_authenticated else None
+    entry_open = row.status == Competition.Status.OPEN and timezone.now() < row.entry_deadline
+    context: dict[str, Any] = {
+        "competition": row,
+        "entrants": entrants,
+        "entered": me in names,
+        "entry_open": entry_open,
+        "may_organise": service.may_organise(user),
+        "rounds": _rounds(row, names, me) if row.slots is not None else [],
+        "earliest": timezone.localtime(),
+    }
+    return render(request, "competitions/competition.html", context)
+
+
+class NewForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
+    name_ru = forms.CharField(label=gettext_lazy("Name in Russian"), max_length=80, required=False)
+    format = forms.ChoiceField(
+        label=gettext_lazy("Format"), choices=Competition.Format.choices, initial="knockout"
+    )
+    best_of = forms.IntegerField(label=gettext_lazy("Best of (each round)"), initial=3, min_value=1)
+    best_of_semi_finals = forms.IntegerField(
+        label=gettext_lazy("Semi-finals: best of"), required=False, min_value=1
+    )
+    best_of_final = forms.IntegerField(
+        label=gettext_lazy("Final: best of"), required=False, min_value=1
+    )
+    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
+    entry_deadline = forms.DateTimeField(
+        label=gettext_lazy("Entry closes"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    play_days = forms.IntegerField(
+        label=gettext_lazy("Days to play each match"), initial=7, min_value=1, max_value=60
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for field in ("best_of", "best_of_semi_finals", "best_of_final"):
+            n = data.get(field)
+            if n is not None and n % 2 == 0:
+                self.add_error(field, gettext("A match is the best of an odd number of frames."))
+        return data
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def new_competition(request: HttpRequest) -> HttpResponse:
+    if not service.may_organise(request.user):
+        return _refusal(request, CompetitionError("organisers_only", "organisers only"))
+    form = NewForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        plan = rules.BestOf(
+            data["best_of"], semi_finals=data["best_of_semi_finals"], final=data["best_of_final"]
+        )
+        try:
+            row = service.open_competition(
+                _member(request), data["name"], timezone.now(), data["entry_deadline"],
+                name_ru=data["name_ru"], best_of=plan, rated=data["rated"],
+                play_time=timedelta(days=data["play_days"]),
+            )  # fmt: skip
+        except CompetitionError as exc:
+            form.add_error("entry_deadline", error_text(exc.code))
+        else:
+            return redirect("competition", competition_id=row.pk)
+    return render(request, "competitions/new.html", {"form": form})
+
+
+def _act(request: HttpRequest, competition_id: int, done: str, call: Any) -> HttpResponse:
+    try:
+        call()
+    except CompetitionError as exc:
+        return _refusal(request, exc)
+    messages.success(request, done)
+    return redirect("competition", competition_id=competition_id)
+
+
+@login_required
+@require_POST
+def enter(request: HttpRequest, competition_id: int) -> HttpResponse:
+    member = _member(request)
+    return _act(
+        request, competition_id, gettext("You have entered."),
+        lambda: service.enter(competition_id, member, timezone.now()),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, competition_id: int) -> HttpResponse:
+    member = _member(request)
+    return _act(
+        request, competition_id, gettext("You have withdrawn."),
+        lambda: service.withdraw(competition_id, member, timezone.now()),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def close_entry(request: HttpRequest, competition_id: int) -> HttpResponse:
+    member = _member(request)
+    return _act(
+        request, competition_id, gettext("Entry is closed."),
+        lambda: service.close_entry(competition_id, member, timezone.now()),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def draw(request: HttpRequest, competition_id: int) -> HttpResponse:
+    member = _member(request)
+    return _act(
+        request, competition_id, gettext("The draw is made."),
+        lambda: service.draw(competition_id, member, timezone.now()),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def award(request: HttpRequest, competition_id: int) -> HttpResponse:
+    """An organiser gives a flagged match to one of its players by a walkover."""
+    member = _member(request)
+    key = str(request.POST.get("key", ""))[:16]
+    name = str(request.POST.get("winner", ""))[:150]
+    winner = get_object_or_404(User, username=name)
+    return _act(
+        request, competition_id, gettext("The walkover is recorded."),
+        lambda: service.award(competition_id, key, winner, member, timezone.now()),
+    )  # fmt: skip
+
+
+class StartForm(forms.Form):
+    """A start time: from the page's date-and-time field (in the site's time zone) or, to
+    accept a proposal, the proposal's own ISO time."""
+
+    at = forms.DateTimeField()
+
+
+def _start(
+    request: HttpRequest, competition_id: int, fixture_id: int, accept: bool
+) -> HttpResponse:
+    form = StartForm(request.POST)
+    if not form.is_valid():
+        return _refusal(request, CompetitionError("bad_start", "no start time given"))
+    member, at = _member(request), form.cleaned_data["at"]
+    call = service.accept_start if accept else service.propose_start
+    done = (
+        gettext("The start time is agreed.")
+        if accept
+        else gettext("Proposed; the other player accepts it or proposes another.")
+    )
+    return _act(request, competition_id, done, lambda: call(fixture_id, member, at, timezone.now()))
+
+
+@login_required
+@require_POST
+def propose_start(request: HttpRequest, competition_id: int, fixture_id: int) -> HttpResponse:
+    """One of the two players proposes a start time for their competition match."""
+    return _start(request, competition_id, fixture_id, accept=False)
+
+
+@login_required
+@require_POST
+def accept_start(request: HttpRequest, competition_id: int, fixture_id: int) -> HttpResponse:
+    """The other player accepts the proposed start time (the one their page showed)."""
+    return _start(request, competition_id, fixture_id, accept=True)

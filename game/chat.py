@@ -1,0 +1,108 @@
+"""A match's two chat rooms (docs/chat.md), carried on the match's socket: the players' room
+(the two players write and read it) and the spectators' room (those watching; the players
+read it, and write in it, once the match is over). The rooms, lines and limits are the chat
+app's (chat/service.py, rules/chat.py); here is who is who at this match, and what a line
+looks like on the match's socket.
+
+A line is stored (by `say`) before the socket tells it to the match's group (`tell_line`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from accounts.visitors import Visitor
+from chat import service as chat
+from game.broadcast import _layer
+from game.chatheld import KEPT, HeldLine
+from game.models import Match
+from game.protocol import server_out
+from game.protocol.ipc import LineMessage, group_name
+from game.service import ServiceError, seat_of
+from rules import chat as rules
+from rules.chat import HISTORY
+
+Room = server_out.ChatRoom
+ROOMS: tuple[Room, ...] = ("players", "spectators")
+
+
+@dataclass(frozen=True)
+class Told:
+    """A line stored, ready for the match's group."""
+
+    message: LineMessage
+
+
+def line_out(said: chat.Said) -> server_out.LineOut:
+    return server_out.LineOut(
+        id=said.id, author=said.author, words=said.text, preset=said.preset, at=said.at
+    )
+
+
+def _finished(row: Match) -> bool:
+    return row.status != Match.Status.LIVE
+
+
+def say(
+    match_id: int, user: Visitor, room: Room, text: str | None, preset: str | None,
+    now: datetime, sender: str,
+) -> Told:  # fmt: skip
+    """Store `user`'s line in the match's `room`, or raise `chat.ChatRefused` (or a
+    `ServiceError` for a match that is not there)."""
+    row = Match.objects.filter(pk=match_id).first()
+    if row is None:
+        raise ServiceError("not_found", "no such match")
+    player = seat_of(row, user) is not None
+    finished = _finished(row)
+    said = chat.say(
+        chat.room(room, match_id), user, text, now, preset=preset, player=player,
+        finished=finished,
+    )  # fmt: skip
+    text_out = server_out.Line(room=room, line=line_out(said)).text()
+    message: LineMessage = {
+        "type": "match.line", "room": room, "text": text_out, "author": said.author_id,
+        "shadow": said.shadow, "finished": finished, "sender": sender,
+    }  # fmt: skip
+    return Told(message)
+
+
+async def tell_line(match_id: int, told: Told) -> None:
+    """Send a stored line to every socket of the match, in every process."""
+    await _layer().group_send(group_name(match_id), dict(told.message))
+
+
+def reads(room: Room, player: bool, finished: bool) -> bool:
+    """Whether a socket reads `room` (players' room: not shown to spectators, as no club
+    setting allows it yet)."""
+    return rules.may_read(room, player, finished)
+
+
+def spectators_lines(match_id: int) -> list[HeldLine]:
+    """The spectators' room's latest lines, trolls' included, for a process to hold
+    (game/chatheld.py)."""
+    lines = chat.latest(chat.room("spectators", match_id), KEPT)
+    return [
+        HeldLine(s.id, s.author_id, s.shadow, line_out(s).model_dump(mode="json", by_alias=True))
+        for s in lines
+    ]
+
+
+def history(match_id: int, reader: Visitor, player: bool) -> list[str]:
+    """The `lines` messages a player's socket is sent after its welcome: each room they
+    read, its last lines (a troll's only to the troll; none a moderator deleted). A
+    spectator's come from what the process holds (game/chatheld.py)."""
+    row = Match.objects.filter(pk=match_id).only("status").first()
+    finished = row is not None and _finished(row)
+    texts = []
+    for room in ROOMS:
+        if not reads(room, player, finished):
+            continue
+        lines = chat.recent(chat.room(room, match_id), reader, HISTORY)
+        texts.append(server_out.Lines(room=room, lines=[line_out(s) for s in lines]).text())
+    return texts
+
+
+def timeout_of(user: Visitor, now: datetime) -> rules.Timeout | None:
+    """The chat timeout `user` is under, to tell them why and until when."""
+    return chat.timed_out(user, now)

@@ -1,0 +1,125 @@
+// The match page's chat panel (docs/chat.md): a tab per room this visitor reads, the room's
+// lines (shown as text, never as markup), a field and Send for a member, the preset phrases
+// for a guest. It never takes the keyboard's focus (the table keeps it for aiming), and
+// tells a screen reader each new line of another's, once, politely (not the room's history).
+// Its state is chatroom.js's.
+
+import { ChatRooms, draftRefusal, lineWords, roomsRead, voice, writes } from "./chatroom.js";
+import { playerName, t } from "./i18n.js";
+
+export class ChatPanel {
+  /** `el(testid)`, `send(message)`, `announce(text)`, `seat`, `kind` (member, guest or ''),
+   * `chat` (the page constants' limits and presets), `me` (this visitor's name). */
+  constructor({ el, send, announce, seat, kind, chat, me }) {
+    this.el = el;
+    this.send = send;
+    this.announce = announce;
+    this.seat = seat;
+    this.voice = voice(kind);
+    this.chat = chat;
+    this.me = me;
+    this.rooms = new ChatRooms();
+    this.finished = false;
+    this.room = roomsRead(seat, false)[0];
+    this.el("chat-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.submit();
+    });
+    const presets = this.el("chat-presets");
+    for (const key of chat.presets) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.preset = key;
+      button.textContent = t(`chat.preset.${key}`);
+      button.addEventListener("click", () => this.say({ preset: key }));
+      presets.append(button);
+    }
+    this.el("chat-text").maxLength = chat.max_length * 4; // trimmed by the server to the limit
+    this.render();
+  }
+
+  /** The match is over: the players read (and write in) the spectators' room too. */
+  set over(finished) {
+    if (finished === this.finished) return;
+    this.finished = finished;
+    this.render();
+  }
+
+  receive(msg) {
+    const changed = this.rooms.receive(msg);
+    if (!changed) return;
+    if (changed.room === this.room) this.renderLines();
+    const line = changed.line;
+    if (line && line.author !== this.me) {
+      const room = t(`chat.room.${changed.room}`);
+      this.announce(`${room}. ${t("chat.said", { name: playerName(line.author), text: lineWords(line, t) })}`);
+    }
+  }
+
+  submit() {
+    const field = this.el("chat-text");
+    const wrong = draftRefusal(field.value, this.chat.max_length);
+    if (wrong === "chat_empty") return;
+    if (wrong) {
+      this.refused(t("chat.too_long", { n: this.chat.max_length }));
+      return;
+    }
+    this.say({ text: field.value });
+    field.value = "";
+  }
+
+  say(what) {
+    this.refused("");
+    this.send({ type: "say", room: this.room, ...what });
+  }
+
+  /** A `chat_*` refusal's words (the server's, in the page's language), or none. */
+  refused(words) {
+    const p = this.el("chat-refusal");
+    p.textContent = words;
+    p.hidden = !words;
+  }
+
+  render() {
+    const read = roomsRead(this.seat, this.finished);
+    if (!read.includes(this.room)) this.room = read[0];
+    const tabs = this.el("chat-tabs");
+    tabs.replaceChildren();
+    tabs.hidden = read.length < 2;
+    for (const room of read) {
+      const tab = document.createElement("button");
+      tab.type = "button";
+      tab.dataset.room = room;
+      tab.textContent = t(`chat.room.${room}`);
+      tab.setAttribute("aria-pressed", String(room === this.room));
+      tab.addEventListener("click", () => {
+        this.room = room;
+        this.render();
+      });
+      tabs.append(tab);
+    }
+    this.el("chat-room").textContent = t(`chat.room.${this.room}`);
+    const writing = writes(this.room, this.seat, this.finished);
+    this.el("chat-form").hidden = !(writing && this.voice === "member");
+    this.el("chat-presets").hidden = !(writing && this.voice !== "none");
+    this.el("chat-guest").hidden = !(writing && this.voice === "guest");
+    this.el("chat-read-only").hidden = !(writing && this.voice === "none");
+    this.renderLines();
+  }
+
+  renderLines() {
+    const list = this.el("chat-lines");
+    const lines = this.rooms.lines(this.room);
+    list.replaceChildren(
+      ...lines.map((line) => {
+        const li = document.createElement("li");
+        const who = document.createElement("b");
+        who.textContent = playerName(line.author);
+        li.append(who, document.createTextNode(` ${lineWords(line, t)}`));
+        return li;
+      }),
+    );
+    this.el("chat-empty").hidden = lines.length > 0;
+    list.scrollTop = list.scrollHeight;
+  }
+}

@@ -1,0 +1,67 @@
+// The match's chat rooms as the page holds them (docs/chat.md): the lines of each room it
+// reads, kept from the server's `lines` (after every welcome: they replace what was held) and
+// `line` messages; which rooms this visitor reads and writes; a draft checked as the server
+// checks it (the limit comes from the page constants, rules/chat.py). No DOM: chatpanel.js
+// shows it; tests/chatroom.test.js.
+
+/** Rooms this visitor reads: a player the players' room (and the spectators' once the match
+ * is over); anyone else the spectators' room. */
+export function roomsRead(seat, finished) {
+  if (!seat) return ["spectators"];
+  return finished ? ["players", "spectators"] : ["players"];
+}
+
+/** Whether this visitor writes in `room` (the server decides; the page offers no more). */
+export function writes(room, seat, finished) {
+  if (room === "players") return Boolean(seat);
+  return !seat || finished;
+}
+
+/** What the visitor may type: `member` (their own words) or `guest` (preset phrases only)
+ * or `none` (a stranger: read only). */
+export function voice(kind) {
+  return kind === "member" || kind === "guest" ? kind : "none";
+}
+
+/** Collapse whitespace and trim, as the server's clean() does for spaces: what counts. */
+export function trimmed(text) {
+  return String(text).split(/\s+/u).filter(Boolean).join(" ");
+}
+
+/** Why a draft would be refused before it is sent ("chat_empty", "chat_too_long"), or null. */
+export function draftRefusal(text, maxLength) {
+  const line = trimmed(text);
+  if (!line) return "chat_empty";
+  if ([...line].length > maxLength) return "chat_too_long";
+  return null;
+}
+
+/** The words a line shows: a preset in the reader's language, else the author's own. */
+export function lineWords(line, t) {
+  return line.preset ? t(`chat.preset.${line.preset}`) : line.text;
+}
+
+export class ChatRooms {
+  constructor(most = 100) {
+    this.most = most;
+    this.rooms = new Map(); // room -> lines, oldest first
+  }
+
+  lines(room) {
+    return this.rooms.get(room) || [];
+  }
+
+  /** Take a server message; the room it changed (and the new line, for `line`), or null. */
+  receive(msg) {
+    if (msg.type === "lines") {
+      this.rooms.set(msg.room, msg.lines.slice(-this.most));
+      return { room: msg.room, line: null };
+    }
+    if (msg.type !== "line") return null;
+    const held = this.lines(msg.room);
+    if (held.some((l) => l.id === msg.line.id)) return null; // sent twice: once shown
+    const next = [...held, msg.line].sort((a, b) => a.id - b.id).slice(-this.most);
+    this.rooms.set(msg.room, next);
+    return { room: msg.room, line: msg.line };
+  }
+}

@@ -1,0 +1,73 @@
+// The match's chat rooms as the page holds them (chatroom.js).
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { ChatRooms, draftRefusal, lineWords, roomsRead, trimmed, voice, writes } from "../chatroom.js";
+import { Translator } from "../i18n.js";
+
+const CONSTANTS = JSON.parse(
+  readFileSync(new URL("./fixtures/constants.json", import.meta.url), "utf8"),
+);
+const MAX = CONSTANTS.chat.max_length;
+const line = (id, text, preset = null) => ({ id, author: "ann", text, preset, at: "2026-12-06T20:00:00Z" });
+
+test("a player reads the players' room, and the spectators' only once the match is over", () => {
+  assert.deepEqual(roomsRead("A", false), ["players"]);
+  assert.deepEqual(roomsRead("B", true), ["players", "spectators"]);
+  assert.deepEqual(roomsRead(null, false), ["spectators"]);
+});
+
+test("a spectator never writes in the players' room", () => {
+  assert.equal(writes("players", null, false), false);
+  assert.equal(writes("players", null, true), false);
+  assert.equal(writes("spectators", null, false), true);
+  assert.equal(writes("players", "A", false), true);
+  assert.equal(writes("spectators", "A", false), false);
+  assert.equal(writes("spectators", "A", true), true);
+});
+
+test("a guest says presets, a stranger nothing", () => {
+  assert.equal(voice("member"), "member");
+  assert.equal(voice("guest"), "guest");
+  assert.equal(voice(""), "none");
+});
+
+test("a draft of the limit's characters after trimming goes, one more or only spaces do not", () => {
+  assert.equal(trimmed("  good \n shot "), "good shot");
+  assert.equal(draftRefusal(`  ${"x".repeat(MAX)}  `, MAX), null);
+  assert.equal(draftRefusal("x".repeat(MAX + 1), MAX), "chat_too_long");
+  assert.equal(draftRefusal(" \t ", MAX), "chat_empty");
+  // Characters, not UTF-16 units: an emoji is one character.
+  assert.equal(draftRefusal("🎱".repeat(MAX), MAX), null);
+});
+
+test("a preset line is said in the reader's language, a member's words as they are", () => {
+  const en = new Translator("en");
+  const ru = new Translator("ru");
+  const tr = (tl) => (key, p) => tl.t(key, p);
+  assert.equal(lineWords(line(1, "good_shot", "good_shot"), tr(en)), "Good shot");
+  assert.equal(lineWords(line(1, "good_shot", "good_shot"), tr(ru)), "Хороший удар");
+  assert.equal(lineWords(line(2, "<b>hi</b>"), tr(en)), "<b>hi</b>");
+  for (const key of CONSTANTS.chat.presets) {
+    assert.notEqual(en.t(`chat.preset.${key}`), `chat.preset.${key}`);
+    assert.notEqual(ru.t(`chat.preset.${key}`), `chat.preset.${key}`);
+  }
+});
+
+test("lines after a welcome replace the room; a line is added once, in order", () => {
+  const rooms = new ChatRooms(3);
+  rooms.receive({ type: "line", room: "players", line: line(9, "stale") });
+  assert.deepEqual(rooms.receive({ type: "lines", room: "players", lines: [line(1, "a"), line(2, "b")] }), {
+    room: "players",
+    line: null,
+  });
+  assert.deepEqual(rooms.lines("players").map((l) => l.text), ["a", "b"]);
+  assert.equal(rooms.receive({ type: "line", room: "players", line: line(2, "b") }), null);
+  rooms.receive({ type: "line", room: "players", line: line(4, "d") });
+  rooms.receive({ type: "line", room: "players", line: line(3, "c") });
+  assert.deepEqual(rooms.lines("players").map((l) => l.text), ["b", "c", "d"]); // at most 3
+  assert.equal(rooms.receive({ type: "pong", version: 1 }), null);
+  assert.deepEqual(rooms.lines("spectators"), []);
+});

@@ -1,0 +1,126 @@
+"""The match page's chat rooms in Chromium (static/js/chatpanel.js, docs/chat.md): the two
+players exchange lines in their room, shown as text, never as markup; a spectator, on a 360 px
+phone, writes in the spectators' room only and never reads the players'."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.conftest import Server, login
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+
+
+# A socket of the spectator's own, from their page: hello, then a line for the players' room.
+SPECTATOR_IN_PLAYERS_ROOM = """(match) => new Promise((resolve) => {
+  const ws = new WebSocket(`ws://${location.host}/ws/match/${match}/`);
+  ws.onopen = () => ws.send(JSON.stringify({type: "hello", protocol: 1, last_version: null}));
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === "welcome") {
+      ws.send(JSON.stringify({type: "say", room: "players", text: "play safe"}));
+    } else if (msg.type === "error") {
+      resolve({code: msg.code, open: ws.readyState === WebSocket.OPEN});
+      ws.close();
+    } else if (msg.type === "line") {
+      resolve({code: null, line: msg.line.text});
+    }
+  };
+})"""
+
+
+def open_match(context: BrowserContext, server: Server) -> Page:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.dialogs = dialogs  # type: ignore[attr-defined]
+    page.goto(f"{server.url}/match/{server.match_id}/")
+    page.wait_for_function("() => window.snookerState && snookerState().connection === 'open'")
+    return page
+
+
+def say(page: Page, text: str) -> None:
+    """Type a line and send it by the keyboard (Enter in the field)."""
+    field = page.get_by_test_id("chat-text")
+    field.focus()
+    field.fill(text)
+    field.press("Enter")
+
+
+def test_two_players_exchange_lines_and_a_spectator_writes_only_to_the_spectators(
+    browser: Any, server: Server
+) -> None:
+    contexts = {
+        "alice": browser.new_context(viewport=DESKTOP),
+        "bob": browser.new_context(viewport=DESKTOP, locale="ru-RU"),
+        "carol": browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True),
+    }
+    for name, context in contexts.items():
+        login(context, server, name)
+    alice, bob = open_match(contexts["alice"], server), open_match(contexts["bob"], server)
+    carol = open_match(contexts["carol"], server)
+
+    # The players' room for the players; the spectators' for the spectator, with no tab to
+    # the players' room.
+    expect(alice.get_by_test_id("chat-room")).to_have_text("Players")
+    expect(bob.get_by_test_id("chat-room")).to_have_text("Игроки")
+    expect(carol.get_by_test_id("chat-room")).to_have_text("Spectators")
+    expect(carol.get_by_test_id("chat-tabs")).to_be_hidden()
+    expect(carol.get_by_test_id("chat-form")).to_be_visible()
+
+    # A line with markup in it shows as those characters, and runs no script.
+    line = "good luck <img src=x onerror=alert(1)>"
+    say(alice, line)
+    expect(bob.get_by_test_id("chat-lines").locator("li")).to_have_text([f"alice {line}"])
+    expect(alice.get_by_test_id("chat-lines").locator("li")).to_have_text([f"alice {line}"])
+    assert bob.get_by_test_id("chat-lines").locator("img").count() == 0
+    # Bob answers in his own words (members write theirs; guests only the preset phrases).
+    say(bob, "спасибо, и тебе")
+    expect(alice.get_by_test_id("chat-lines").locator("li")).to_have_count(2)
+    expect(alice.get_by_test_id("chat-lines").locator("li").last).to_have_text(
+        "bob спасибо, и тебе"
+    )
+    # The table keeps the keyboard: sending left the focus in the field, not elsewhere.
+    assert alice.evaluate("document.activeElement.dataset.testid") == "chat-text"
+    # A screen reader hears the other's new line, once.
+    expect(alice.get_by_test_id("announcer")).to_have_text("Players. bob: спасибо, и тебе")
+
+    # The spectator writes in the spectators' room, which the players do not read while
+    # the match is live, and never reads the players' lines.
+    say(carol, "what a break")
+    expect(carol.get_by_test_id("chat-lines").locator("li")).to_have_text(["carol what a break"])
+    expect(carol.get_by_test_id("chat-lines")).not_to_contain_text("good luck")
+    # Bob's next line is broadcast after Carol's: Alice has it, and not Carol's before it.
+    say(bob, "ready?")
+    expect(alice.get_by_test_id("chat-lines").locator("li")).to_have_count(3)
+    expect(alice.get_by_test_id("chat-lines")).not_to_contain_text("what a break")
+
+    # A spectator's own socket cannot write to the players' room either: refused, and open.
+    answer = carol.evaluate(SPECTATOR_IN_PLAYERS_ROOM, server.match_id)
+    assert answer == {"code": "chat_not_allowed", "open": True}
+
+    # Too long is said before sending, in the page's language.
+    say(carol, "x" * 141)
+    expect(carol.get_by_test_id("chat-refusal")).to_have_text("A line is at most 140 characters.")
+
+    # A reload shows the room's lines again (the `lines` after the welcome).
+    bob.reload()
+    expect(bob.get_by_test_id("chat-lines").locator("li")).to_have_count(3)
+
+    # The 360 px phone: the chat panel fits the screen's width.
+    width = carol.evaluate(
+        "() => document.querySelector('[data-testid=chat]').getBoundingClientRect().right"
+    )
+    assert width <= PHONE["width"]
+    assert carol.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for page in (alice, bob, carol):
+        assert page.errors == []  # type: ignore[attr-defined]
+        assert page.dialogs == []  # type: ignore[attr-defined]
+    for context in contexts.values():
+        context.close()

@@ -1,0 +1,105 @@
+"""A knockout in Chromium, in Russian, on a 360 px phone: an organiser opens it through the
+form at /competitions/new/, three members enter with the page's button, the organiser draws it
+(the top seed has a bye), the semi-final is conceded at the table, then the final, and the
+page shows the bracket round by round and the champion; no page scrolls sideways, and axe
+finds no violation on the form, the drawn bracket or the finished one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Server, login
+from tests.browser.test_axe import axe_source, violations
+
+__all__ = ["axe_source"]  # the fixture, shared with the axe's tests
+
+PHONE = {"width": 360, "height": 740}
+
+
+def phone(browser: Any, server: Server, username: str) -> Page:
+    context = browser.new_context(viewport=PHONE, locale="ru", has_touch=True)
+    login(context, server, username)
+    return context.new_page()
+
+
+def fits(page: Page) -> None:
+    wide: int = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= PHONE["width"], (page.url, wide)
+
+
+def concede_all(server: Server) -> list[int]:
+    """Each competition match to be played now is conceded by its second player, through the
+    match service: the matches."""
+    out = server.manage(
+        "import json\n"
+        "from competitions.models import Pairing\n"
+        "from game import service\n"
+        "from game.protocol import client_in\n"
+        "done = []\n"
+        "for p in Pairing.objects.filter(fixture__status='to_play').select_related("
+        "'fixture__match__player_b'):\n"
+        "    m = p.fixture.match\n"
+        "    service.submit(m.pk, m.player_b, client_in.Concede(type='concede',"
+        " client_id=f'k{m.pk}', scope='match'))\n"
+        "    done.append(m.pk)\n"
+        "print(json.dumps(done))"
+    )
+    played: list[int] = json.loads(out.strip().splitlines()[-1])
+    return played
+
+
+def test_a_knockout_on_a_phone_in_russian(
+    browser: Any, server: Server, artifacts: Path, axe_source: str
+) -> None:
+    server.manage(
+        "from django.contrib.auth import get_user_model\n"
+        "get_user_model().objects.filter(username='alice').update(is_staff=True)"
+    )
+    organiser = phone(browser, server, "alice")
+    organiser.goto(f"{server.url}/competitions/new/")
+    fits(organiser)
+    assert violations(organiser, axe_source) == []
+    organiser.fill("[name=name]", "Spring cup")
+    organiser.fill("[name=name_ru]", "Весенний кубок")
+    organiser.fill("[name=best_of]", "1")
+    organiser.fill("[name=entry_deadline]", "2030-01-01T12:00")
+    organiser.get_by_test_id("open-competition").click()
+    expect(organiser.get_by_test_id("competition-name")).to_have_text("Весенний кубок")
+    address = organiser.url
+    for name in ("alice", "bob", "carol"):
+        page = organiser if name == "alice" else phone(browser, server, name)
+        page.goto(address)
+        page.get_by_test_id("enter").click()
+        expect(page.get_by_test_id("withdraw")).to_be_visible()
+        expect(page.get_by_test_id(f"entrant-{name}")).to_be_visible()
+    organiser.goto(address)
+    organiser.get_by_test_id("draw").click()
+    bracket = organiser.get_by_test_id("bracket")
+    expect(bracket).to_be_visible()
+    expect(organiser.get_by_test_id("round-1")).to_contain_text("Полуфинал")
+    expect(organiser.get_by_test_id("round-2")).to_contain_text("Финал")
+    expect(organiser.get_by_test_id("fixture-w1.0")).to_have_attribute("data-state", "bye")
+    expect(organiser.get_by_test_id("fixture-w1.1")).to_have_attribute("data-state", "waiting")
+    fits(organiser)
+    assert violations(organiser, axe_source) == []
+    organiser.screenshot(path=str(artifacts / "phone-competition-ru-drawn.png"), full_page=True)
+    assert len(concede_all(server)) == 1  # the semi-final
+    organiser.reload()
+    expect(organiser.get_by_test_id("fixture-w1.1")).to_have_attribute("data-state", "finished")
+    assert len(concede_all(server)) == 1  # the final
+    organiser.reload()
+    final = organiser.get_by_test_id("fixture-w2.0")
+    expect(final).to_have_attribute("data-state", "finished")
+    winner = final.get_attribute("data-winner")
+    expect(organiser.get_by_test_id("champion")).to_have_attribute("data-winner", winner or "")
+    expect(organiser.get_by_test_id("champion")).to_contain_text("Победитель турнира")
+    fits(organiser)
+    assert violations(organiser, axe_source) == []
+    organiser.screenshot(path=str(artifacts / "phone-competition-ru-won.png"), full_page=True)
+    organiser.goto(f"{server.url}/competitions/")
+    expect(organiser.get_by_test_id("finished-competitions")).to_contain_text("Весенний кубок")
+    fits(organiser)

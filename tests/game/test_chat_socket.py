@@ -1,0 +1,216 @@
+"""A match's two chat rooms on the match's socket (game/chat.py): `say` in, `line` out to the
+room's readers, `lines` after every welcome, refusals that never close the socket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from chat.models import Line
+from game.chatheld import HELD
+from tests.game.helpers import Client
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
+
+
+async def lines_of(client: Client) -> dict[str, list[dict[str, Any]]]:
+    """The `lines` messages after a welcome, by room (until the next ping's pong)."""
+    await client.send({"type": "ping", "version": client.version})
+    rooms: dict[str, list[dict[str, Any]]] = {}
+    while (message := await client.recv())["type"] != "pong":
+        if message["type"] == "lines":
+            rooms[message["room"]] = message["lines"]
+    return rooms
+
+
+async def next_line(client: Client) -> dict[str, Any]:
+    return await client.expect("line")
+
+
+async def refusal(client: Client) -> dict[str, Any]:
+    return await client.expect("error")
+
+
+@pytest.fixture
+def watcher(db: None) -> Any:
+    return get_user_model().objects.create_user("carol", password="pw")
+
+
+async def test_the_players_exchange_lines_and_a_spectator_reads_none_of_them(
+    match: Any, players: Any, watcher: Any
+) -> None:
+    alice, bob, carol = (
+        Client(match.pk, players[0]),
+        Client(match.pk, players[1]),
+        Client(match.pk, watcher),
+    )
+    for client in (alice, bob, carol):
+        await client.open()
+    assert await lines_of(alice) == {"players": []}  # players do not read the spectators'
+    assert await lines_of(carol) == {"spectators": []}  # nor spectators the players'
+    await alice.send({"type": "say", "room": "players", "text": " good luck <b>bob</b> "})
+    mine, theirs = await next_line(alice), await next_line(bob)
+    assert mine == theirs
+    assert mine["room"] == "players"
+    assert (mine["line"]["author"], mine["line"]["text"]) == ("alice", "good luck <b>bob</b>")
+    await carol.send({"type": "say", "room": "spectators", "text": "what a break"})
+    assert (await next_line(carol))["line"]["text"] == "what a break"
+    # The spectator cannot write to the players' room, and is not closed for trying.
+    await carol.send({"type": "say", "room": "players", "text": "play safe", "client_id": "c1"})
+    refused = await refusal(carol)
+    assert (refused["code"], refused["client_id"]) == ("chat_not_allowed", "c1")
+    # Bob heard only his room's line (none of the spectators' room while the match is live).
+    await bob.send({"type": "say", "room": "players", "text": "thanks"})
+    assert (await next_line(bob))["line"]["text"] == "thanks"
+    assert (await next_line(alice))["line"]["text"] == "thanks"
+    assert [m["line"]["text"] for m in bob.seen if m["type"] == "line"] == [
+        "good luck <b>bob</b>", "thanks",
+    ]  # fmt: skip
+    assert await Line.objects.acount() == 3
+
+
+async def test_a_reconnecting_page_is_sent_the_rooms_last_lines(match: Any, players: Any) -> None:
+    alice = Client(match.pk, players[0])
+    await alice.open()
+    await alice.send({"type": "say", "room": "players", "text": "are you still there?"})
+    await next_line(alice)
+    await alice.close()
+    again = Client(match.pk, players[1])
+    await again.open(last_version=0)
+    rooms = await lines_of(again)
+    assert [(s["author"], s["text"]) for s in rooms["players"]] == [
+        ("alice", "are you still there?")
+    ]
+
+
+async def test_the_sixth_line_in_ten_seconds_is_a_flood_and_the_socket_stays(
+    match: Any, players: Any, set_clock: Any
+) -> None:
+    alice = Client(match.pk, players[0])
+    await alice.open()
+    for said in ("one", "two words", "three little words", "fourth line", "five"):
+        await alice.send({"type": "say", "room": "players", "text": said})
+        await next_line(alice)
+    await alice.send({"type": "say", "room": "players", "text": "six"})
+    assert (await refusal(alice))["code"] == "chat_flood"
+    await alice.send({"type": "say", "room": "players", "text": "x" * 141})
+    assert (await refusal(alice))["code"] == "chat_too_long"
+    await set_clock.advance(10)
+    await alice.send({"type": "say", "room": "players", "text": "six"})
+    assert (await next_line(alice))["line"]["text"] == "six"
+
+
+async def test_a_guest_at_the_table_says_presets_only(match: Any, players: Any) -> None:
+    bob = players[1]
+    bob.set_unusable_password()
+    await bob.asave()
+    guest = Client(match.pk, bob)
+    await guest.open()
+    await guest.send({"type": "say", "room": "players", "text": "hello"})
+    assert (await refusal(guest))["code"] == "chat_presets_only"
+    await guest.send({"type": "say", "room": "players", "preset": "good_luck"})
+    said = (await next_line(guest))["line"]
+    assert (said["text"], said["preset"]) == ("good_luck", "good_luck")
+
+
+async def test_a_timed_out_member_is_told_until_when_and_why(
+    match: Any, players: Any, watcher: Any, set_clock: Any
+) -> None:
+    from asgiref.sync import sync_to_async
+
+    from chat import service as chat
+    from game import clock
+
+    organiser = await get_user_model().objects.acreate(username="org", is_staff=True)
+    await sync_to_async(chat.time_out)(organiser, watcher.pk, "15m", "insults", clock.now())
+    carol = Client(match.pk, watcher)
+    await carol.open()
+    await carol.send({"type": "say", "room": "spectators", "text": "sorry"})
+    refused = await refusal(carol)
+    assert refused["code"] == "chat_timed_out"
+    assert refused["message"].endswith("UTC: insults")
+    await set_clock.advance(15 * 60)
+    await carol.send({"type": "say", "room": "spectators", "text": "sorry"})
+    assert (await next_line(carol))["line"]["text"] == "sorry"
+
+
+async def test_a_trolls_lines_reach_the_troll_alone(match: Any, players: Any, watcher: Any) -> None:
+    troll = await get_user_model().objects.acreate_user("dave", password="pw")
+    dave, carol = Client(match.pk, troll), Client(match.pk, watcher)
+    await dave.open()
+    await carol.open()
+    await dave.send({"type": "say", "room": "spectators", "text": "first, before the mark"})
+    assert (await next_line(carol))["line"]["author"] == "dave"
+    # Marked a troll (the organisers' switch is to come): his lines are shown to him alone,
+    # in the history as live.
+    await Line.objects.filter(author=troll).aupdate(shadow=True)
+    HELD.forget(match.pk)  # what the process held before the mark (the switch will tell it)
+    again, mine = Client(match.pk, watcher), Client(match.pk, troll)
+    await again.open()
+    await mine.open()
+    assert (await lines_of(again))["spectators"] == []
+    assert [s["text"] for s in (await lines_of(mine))["spectators"]] == ["first, before the mark"]
+
+
+async def test_the_players_read_the_spectators_room_once_the_match_is_over(
+    match: Any, players: Any, watcher: Any
+) -> None:
+    carol = Client(match.pk, watcher)
+    await carol.open()
+    await carol.send({"type": "say", "room": "spectators", "text": "well played both"})
+    await next_line(carol)
+    await alice_concedes(match, players)
+    await carol.expect("event")
+    alice = Client(match.pk, players[0])
+    await alice.open()
+    rooms = await lines_of(alice)
+    assert [s["text"] for s in rooms["spectators"]] == ["well played both"]
+    await alice.send({"type": "say", "room": "spectators", "text": "thank you all"})
+    assert (await next_line(carol))["line"]["text"] == "thank you all"
+
+
+async def alice_concedes(match: Any, players: Any) -> None:
+    alice = Client(match.pk, players[0])
+    await alice.open()
+    await alice.send({"type": "concede", "client_id": "bye", "scope": "match"})
+    await alice.expect("event")
+    await alice.close()
+
+
+async def test_a_crowd_is_greeted_with_the_spectators_lines_from_one_read(
+    match: Any, players: Any, watcher: Any, monkeypatch: Any, set_clock: Any
+) -> None:
+    from game import chat, chatheld
+
+    reads: list[int] = []
+    real = chat.spectators_lines
+    monkeypatch.setattr(chat, "spectators_lines", lambda m: reads.append(m) or real(m))
+    carol = Client(match.pk, watcher)
+    await carol.open()
+    first = Client(match.pk, address="10.0.7.200")  # a spectator the relay hands lines to
+    await first.open()
+    await carol.send({"type": "say", "room": "spectators", "text": "what a break"})
+    await next_line(carol)  # told the writer at once: the relay may not have heard it yet
+    await next_line(first)  # handed out by the relay, which holds it by now
+    crowd = [Client(match.pk, address=f"10.0.7.{i}") for i in range(5)]
+    for c in crowd:
+        await c.open()
+        rooms = await lines_of(c)
+        assert [s["text"] for s in rooms["spectators"]] == ["what a break"]
+    # A line heard by this process's relay moves what it holds on: still no read.
+    await carol.send({"type": "say", "room": "spectators", "text": "he needs snookers"})
+    for c in crowd:
+        assert (await next_line(c))["line"]["text"] == "he needs snookers"
+    late = Client(match.pk, address="10.0.7.99")
+    await late.open()
+    texts = [s["text"] for s in (await lines_of(late))["spectators"]]
+    assert texts == ["what a break", "he needs snookers"]
+    assert reads == [match.pk]
+    # Read again once it is older than FRESH (a line a moderator deleted leaves then).
+    await set_clock.advance(chatheld.FRESH + 1)
+    again = Client(match.pk, address="10.0.7.98")
+    await again.open()
+    await lines_of(again)
+    assert reads == [match.pk, match.pk]
