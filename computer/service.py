@@ -17,16 +17,18 @@ from computer.models import Computer
 from game import service as game_service
 from game.models import Match, MatchEvent
 from rules.errors import Refused
+from rules.state import NO_START
 
 
 class ComputerError(Refused):
     """A refused match against the computer; nothing was made."""
 
 
-def play_computer(user: User, level: str, best_of: int) -> Match:
+def play_computer(user: User, level: str, best_of: int, start: tuple[int, int] = NO_START) -> Match:
     """A new match against the computer at `level`, for a member or a guest (a visitor at the
-    table: snooker_site/views.py, `play_computer_now`). The player breaks first: the computer
-    answers every event of its match, so it never has to begin one."""
+    table: snooker_site/views.py, `play_computer_now`), with a handicap `start` (A: the player,
+    B: the computer) if asked. The player breaks first: the computer answers every event of
+    its match, so it never has to begin one."""
     if hasattr(user, "computer"):
         raise ComputerError("members_only", "the computer plays people")
     computer = Computer.objects.select_related("user").filter(level=level).first()
@@ -42,7 +44,7 @@ def play_computer(user: User, level: str, best_of: int) -> Match:
         # by club/jobs.py's IDLE_COMPUTER) before another begins.
         raise ComputerError("too_many_live", f"at most {live} live matches against the computer")
     try:
-        match = game_service.create_match(user, computer.user, best_of, draw="A")
+        match = game_service.create_match(user, computer.user, best_of, draw="A", start=start)
     except game_service.ServiceError as exc:
         raise ComputerError(exc.code, exc.message) from None
     # Started when made, as a practice table: the computer never opens a socket, so the two

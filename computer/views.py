@@ -9,6 +9,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.validators import MaxValueValidator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy, ngettext
@@ -52,6 +53,17 @@ def refusal(code: str) -> str:
 class ComputerForm(forms.Form):
     level = forms.ChoiceField(label=gettext_lazy("Level"), initial=Computer.Level.CLUB)
     best_of = forms.TypedChoiceField(label=gettext_lazy("Frames"), coerce=int, initial=1)
+    # A handicap start (RULES.md §10, docs/handicaps.md): points on the board before every
+    # frame's first stroke, for the member or for the computer.
+    start = forms.IntegerField(
+        label=gettext_lazy("Handicap start (points)"), min_value=0, initial=0, required=False
+    )
+    receiver = forms.ChoiceField(
+        label=gettext_lazy("Who receives it"),
+        choices=[("me", gettext_lazy("Me")), ("computer", gettext_lazy("The computer"))],
+        initial="me",
+        required=False,
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -61,6 +73,15 @@ class ComputerForm(forms.Form):
         best_of.choices = [
             (n, ngettext("Best of %(n)s", "Best of %(n)s", n) % {"n": n}) for n in BEST_OF
         ]
+        start: Any = self.fields["start"]
+        start.max_value = settings.CLUB["HANDICAP_CAP"]
+        start.validators.append(MaxValueValidator(start.max_value))
+        start.widget.attrs.update(max=start.max_value, inputmode="numeric")
+
+    def handicap(self) -> tuple[int, int]:
+        """The start (A, B): the member sits in A, the computer in B."""
+        points = self.cleaned_data.get("start") or 0
+        return (0, points) if self.cleaned_data.get("receiver") == "computer" else (points, 0)
 
 
 @login_required
@@ -74,7 +95,7 @@ def play(request: HttpRequest) -> HttpResponse:
         assert isinstance(user, User)
         try:
             match = service.play_computer(
-                user, form.cleaned_data["level"], form.cleaned_data["best_of"]
+                user, form.cleaned_data["level"], form.cleaned_data["best_of"], form.handicap()
             )
         except service.ComputerError as exc:
             form.add_error(None, refusal(exc.code))

@@ -119,7 +119,7 @@ def build(row: Match, payloads: list[str]) -> Archive:
     events = parse(payloads)
     state = match_from_json(row.state)
     acts = acts_of(events)
-    figures = stats.figures(acts)
+    figures = stats.figures(acts, state.start)
     breaks: dict[int, list[BreakOut]] = {}
     for seat in PLAYERS:
         for b in figures.of(seat).high_breaks:

@@ -25,7 +25,7 @@ from rules import commands, stats
 from rules.commands import Command
 from rules.match import new_match
 from rules.outcome import Termination
-from rules.state import PLAYERS, Player, is_player, opponent
+from rules.state import NO_START, PLAYERS, Player, is_player, opponent
 
 log = logging.getLogger(__name__)
 
@@ -112,10 +112,21 @@ def finished(row: Match) -> Finished:
         acts = _acts_from_commands(row)
         termination = None
     return Finished(
-        stats.figures(acts),
+        stats.figures(acts, start_of(row)),
         str(termination or _termination(row)),
         stored[-1][1],
     )
+
+
+def start_of(row: Match) -> tuple[int, int]:
+    """The match's handicap start (A, B) as `rules.match.match_to_json` keeps it; none for a
+    state stored before starts were kept."""
+    start = row.state.get("start") if isinstance(row.state, dict) else None
+    if isinstance(start, dict):
+        a, b = start.get("A", 0), start.get("B", 0)
+        if type(a) is int and type(b) is int:
+            return (a, b)
+    return NO_START
 
 
 def _termination(row: Match) -> str:
@@ -157,6 +168,7 @@ def _figures_row(
         fifties=len(mine.high_breaks), breaks=len(mine.breaks),
         break_points=mine.break_points, pots=mine.pots, attempts=mine.attempts,
         fouls=mine.fouls, foul_points=mine.foul_points, won_on_black=mine.won_on_black,
+        won_with_start=mine.won_with_start,
     )  # fmt: skip
 
 

@@ -62,6 +62,7 @@ class MatchFigures(models.Model):
     fouls = models.PositiveIntegerField()
     foul_points = models.PositiveIntegerField()
     won_on_black = models.PositiveSmallIntegerField()
+    won_with_start = models.PositiveSmallIntegerField(default=0)  # with a handicap start
 
     class Meta:
         ordering = ["-finished", "-match_id"]

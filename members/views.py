@@ -28,6 +28,7 @@ from game.models import Match
 from game.protocol.constants import page_constants
 from game.text import player_name
 from members.archive import archive, replay_steps
+from members.figures import start_of
 from members.models import HighBreak, MatchFigures, Member, fold
 from rules.state import PLAYERS, opponent
 
@@ -149,7 +150,7 @@ def totals(user_id: int) -> dict[str, Any]:
         highest_break=Max("highest_break"), centuries=Sum("centuries"), fifties=Sum("fifties"),
         breaks=Sum("breaks"), break_points=Sum("break_points"), pots=Sum("pots"),
         attempts=Sum("attempts"), fouls=Sum("fouls"), foul_points=Sum("foul_points"),
-        won_on_black=Sum("won_on_black"),
+        won_on_black=Sum("won_on_black"), won_with_start=Sum("won_with_start"),
     )  # fmt: skip
     out: dict[str, Any] = {k: v or 0 for k, v in sums.items()}
     out["lost"] = out["played"] - out["won"]
@@ -193,6 +194,14 @@ def _names(match: Match) -> dict[str, str]:
     }
 
 
+def _handicap(match: Match) -> dict[str, Any]:
+    """The match's handicap start for its pages: the points by seat, and who received them
+    (None: no start)."""
+    start = start_of(match)
+    seat = "A" if start[0] else "B" if start[1] else None
+    return {"start": {"A": start[0], "B": start[1]}, "start_seat": seat}
+
+
 def match_record(request: HttpRequest, match: Match) -> HttpResponse:
     """The page of a finished match (snooker_site/views.py hands it over): frame scores,
     breaks, each frame's final position and the referee's log, from what was stored."""
@@ -219,6 +228,7 @@ def match_record(request: HttpRequest, match: Match) -> HttpResponse:
             "figures": figures,
             "result": result,
             "positions": {str(f.number): f.final for f in record.frames},
+            **_handicap(match),
             **end_actions(request, match),  # a rematch for its players, the way back
             "constants": page_constants(),
         },
@@ -258,6 +268,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             "archive": record,
             "frame": frame,
             "replay": data,
+            **_handicap(match),
             "constants": page_constants(),
         },
     )

@@ -93,6 +93,9 @@ class PlayerFigures:
     fouls: int
     foul_points: int
     won_on_black: int
+    # Frames won by this player while receiving a handicap start (RULES.md §10): a break is
+    # still a break, but a result a start helped to is marked (docs/handicaps.md).
+    won_with_start: int = 0
 
     @property
     def highest_break(self) -> int:
@@ -142,12 +145,14 @@ class _Tally:
     fouls: int = 0
     foul_points: int = 0
     won_on_black: int = 0
+    won_with_start: int = 0
 
     def frozen(self, won: bool) -> PlayerFigures:
         return PlayerFigures(
             won=won, frames_won=self.frames_won, frames_lost=self.frames_lost,
             breaks=tuple(self.breaks), pots=self.pots, attempts=self.attempts, fouls=self.fouls,
             foul_points=self.foul_points, won_on_black=self.won_on_black,
+            won_with_start=self.won_with_start,
         )  # fmt: skip
 
 
@@ -158,8 +163,10 @@ class _Visit:
     points: int = 0
 
 
-def figures(acts: Iterable[Act]) -> MatchFigures:
-    """Both players' figures from a match's acts, in the order they were played."""
+def figures(acts: Iterable[Act], start: tuple[int, int] = (0, 0)) -> MatchFigures:
+    """Both players' figures from a match's acts, in the order they were played; `start` is
+    the match's handicap start (A, B), the same in every frame."""
+    starts = dict(zip(PLAYERS, start, strict=True))
     tally: dict[Player, _Tally] = {p: _Tally() for p in PLAYERS}
     visit: _Visit | None = None
     respotted: set[int] = set()  # frames that went to a re-spotted black
@@ -197,6 +204,8 @@ def figures(acts: Iterable[Act]) -> MatchFigures:
             close()
             tally[act.frame_winner].frames_won += 1
             tally[opponent(act.frame_winner)].frames_lost += 1
+            if starts[act.frame_winner] > 0:
+                tally[act.frame_winner].won_with_start += 1
             if act.frame in respotted or (
                 act.frame_ended in _ON_THE_BLACK
                 and abs(act.scores[0] - act.scores[1]) <= VALUES["black"]

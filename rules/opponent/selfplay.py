@@ -16,7 +16,7 @@ from rules.commands import Command, Concede, Toss
 from rules.match import Match, Outcome
 from rules.opponent.model import Level
 from rules.opponent.player import Decision, decide
-from rules.state import PLAYERS, FrameState, Player
+from rules.state import NO_START, PLAYERS, FrameState, Player
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +38,14 @@ def play_match(
     best_of: int = 1,
     draw: Player = "A",
     start: FrameState | None = None,
+    handicap: tuple[int, int] = NO_START,
     max_strokes: int = 300,
     clock: Callable[[], float] | None = None,
     on_step: Callable[[Step], None] | None = None,
 ) -> Match:
-    """Play a match (from `start`, a frame already set up, if given) to its end."""
-    match = m.new_match(best_of, draw)
+    """Play a match (from `start`, a frame already set up, if given; with a `handicap` start,
+    RULES.md §10) to its end."""
+    match = m.new_match(best_of, draw, handicap)
     if start is not None:
         match = Match(best_of, draw, start)
     strokes = 0
