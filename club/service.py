@@ -138,11 +138,13 @@ def replace_rated(fmt: Format, rated: bool) -> Format:
     return Format(fmt.best_of, fmt.shot_clock, rated, fmt.guide)
 
 
-def ladder_challenge(challenger: User, target: User, fmt: Format, expires: datetime) -> Done:
+def ladder_challenge(
+    challenger: User, target: User, fmt: Format, expires: datetime, handicap: bool = False
+) -> Done:
     """A ladder challenge (ladder/service.py makes it, inside its own transaction, and asks
     the ladder's rules first): a direct challenge in the ladder's format, always rated, that
-    waits for an answer until the ladder's answer time is up."""
-    return _make(Kind.LADDER, challenger, target, fmt, expires=expires)
+    waits for an answer until the ladder's answer time is up; `handicap` if the ladder is."""
+    return _make(Kind.LADDER, challenger, target, fmt, expires=expires, handicap=handicap)
 
 
 def _make(

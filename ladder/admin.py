@@ -53,7 +53,7 @@ class RungInline(_RungInline):
 class LadderAdmin(_Admin):
     list_display = (
         "name", "slug", "main", "open", "places_above", "best_of", "answer_time", "play_time",
-        "default_result", "decline_counts_as_loss",
+        "default_result", "decline_counts_as_loss", "handicap",
     )  # fmt: skip
     prepopulated_fields = {"slug": ("name",)}
     inlines = (RungInline,)

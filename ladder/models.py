@@ -81,6 +81,13 @@ class Ladder(models.Model):
     best_of = models.PositiveSmallIntegerField(
         _("best of"), choices=[(n, str(n)) for n in BEST_OF], default=3
     )
+    # Handicapped: each match gives the weaker member a start from the two ratings when it is
+    # accepted (club/handicaps.py, docs/handicaps.md), as a handicapped friendly does.
+    handicap = models.BooleanField(
+        _("handicapped"),
+        default=False,
+        help_text=_("Each match gives the weaker member a start from the two ratings."),
+    )
     # Never none: a ladder match is rated, and a rated match always has a shot clock, so that
     # a losing player cannot sit at the table without striking (issue 36).
     shot_clock = models.PositiveIntegerField(

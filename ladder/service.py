@@ -180,7 +180,11 @@ def challenge(
             # The club's row first (it locks the challenger's user row and counts their
             # challenges), then the ladder's lock: the order every action here keeps.
             made = club_service.ladder_challenge(
-                challenger, defender, fmt, expires=now + ladder.answer_time
+                challenger,
+                defender,
+                fmt,
+                expires=now + ladder.answer_time,
+                handicap=ladder.handicap,
             )
             assert made.challenge is not None
             ladder, rungs = _locked(ladder_id)
