@@ -144,3 +144,17 @@ ERRORS: dict[str, Promise] = {
 def error_text(code: str) -> str:
     found = ERRORS.get(code)
     return str(found) if found is not None else gettext("That cannot be done.")
+
+
+HANDICAP_ERRORS: dict[str, Promise] = {
+    "not_organiser": gettext_lazy("Only the club's organisers set handicaps."),
+    "bad_reason": gettext_lazy("Give a reason of at most 200 characters."),
+    "bad_rating": gettext_lazy("A rating from 500 to 2900."),
+    "no_override": gettext_lazy("This member's handicap already comes from the club rating."),
+}
+
+
+def handicap_refusal(code: str) -> str:
+    """An organiser's override refused (club/handicaps.py), in the page's language."""
+    found = HANDICAP_ERRORS.get(code)
+    return str(found) if found is not None else gettext("That cannot be done.")

@@ -18,4 +18,5 @@ urlpatterns = [
     path("match/<int:match_id>/rematch/", views.rematch, name="rematch"),
     path("players/<str:username>/block/", views.block, name="block"),
     path("players/<str:username>/unblock/", views.unblock, name="unblock"),
+    path("players/<str:username>/handicap/", views.handicap, name="handicap"),
 ]

@@ -11,24 +11,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import blocks, endings, lobby, results, service
+from club import blocks, endings, handicaps, lobby, results, service
 from club.forms import ChallengeForm, FormatForm, GuestForm
 from club.models import Challenge
 from club.service import ClubError
-from club.text import error_text
+from club.text import error_text, handicap_refusal
 from game.models import Match
+from ratings import service as ratings_service
 from rules import challenges as rules
 from rules.challenges import Kind, Party, Status
+from rules.handicap import OVERRIDE_RANGE
 
 NOBODY = Party(0)  # a visitor who has not logged in: party to no challenge
 
@@ -309,3 +314,48 @@ def unblock(request: HttpRequest, username: str) -> HttpResponse:
     other = get_object_or_404(User, username=username, is_active=True)
     blocks.unblock(_member(request), other)
     return redirect("player", username=other.get_username())
+
+
+# --- an organiser's handicap override ------------------------------------------------------------
+class HandicapForm(forms.Form):
+    rating = forms.FloatField(
+        label=gettext_lazy("Rating for handicaps"),
+        required=False,
+        min_value=OVERRIDE_RANGE[0],
+        max_value=OVERRIDE_RANGE[1],
+        help_text=gettext_lazy("Empty: back to the club rating."),
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), max_length=handicaps.REASON_LENGTH, strip=True
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def handicap(request: HttpRequest, username: str) -> HttpResponse:
+    """An organiser sets (or takes away) the rating a member's starts are worked out from
+    (club/handicaps.py); the page shows the club rating beside it and every change made."""
+    me = _member(request)
+    if not (me.is_staff and me.is_active):
+        raise PermissionDenied("organisers only")
+    member = get_object_or_404(User, username=username, is_active=True)
+    form = HandicapForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            handicaps.override(member, me, form.cleaned_data["rating"], form.cleaned_data["reason"])
+        except handicaps.HandicapError as exc:
+            form.add_error(None, handicap_refusal(exc.code))
+            status = 409
+        else:
+            return redirect("handicap", username=member.get_username())
+    elif request.method == "POST":
+        status = 400
+    context = {
+        "member": member,
+        "form": form,
+        "club_rating": ratings_service.rating_of(member.pk),
+        "override": handicaps.override_of(member.pk),
+        "changes": member.handicap_changes.select_related("by")[:50],
+    }
+    return render(request, "club/handicap.html", context, status=status)

@@ -30,6 +30,12 @@ from rules.state import NO_START, start_refusal
 # The standard deviation, in points, of the margin by which one member beats another in a
 # frame. Provisional (see the module's docstring and docs/handicaps.md).
 MARGIN_SD = 40.0
+# The deviation an organiser's override is read with (club/handicaps.py): their judgement of a
+# member's strength is taken as settled, like a regular player's rating (docs/ratings.md).
+OVERRIDE_RD = 50.0
+# An override's bounds: within Glicko's usual range, so a slip of the keyboard (16000 for 1600)
+# is refused rather than giving every opponent the cap.
+OVERRIDE_RANGE = (500.0, 2900.0)
 # The format most rated results are played in (the ladder's default, ladder/models.py).
 RATED_BEST_OF = 3
 

@@ -74,3 +74,12 @@ def blocking(user: Any, member: Any) -> bool:
     from club.blocks import blocks
 
     return bool(user.is_authenticated) and blocks(user.pk, member.pk)
+
+
+@register.simple_tag
+def handicap_override(member: Any) -> Any:
+    """The organisers' override of `member`'s handicap in force (club/handicaps.py), or None:
+    their profile says so."""
+    from club.handicaps import override_of
+
+    return override_of(member.pk)
