@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Room(models.Model):
@@ -74,6 +75,11 @@ class Action(models.Model):
     class Kind(models.TextChoices):
         TIMEOUT = "timeout"
         HIDE = "hide"
+        TROLL = "troll"  # marked a troll: their lines shown only to themselves
+        UNTROLL = "untroll"
+        DISMISS = "dismiss"  # a report found to need nothing
+        PANIC = "panic"  # the lobby for members of some standing only, for a while
+        CALM = "calm"  # the panic switch turned off
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     by = models.ForeignKey(
@@ -85,3 +91,54 @@ class Action(models.Model):
     line = models.ForeignKey(Line, on_delete=models.SET_NULL, null=True, blank=True)
     reason = models.CharField(max_length=140)
     at = models.DateTimeField()
+
+
+class Report(models.Model):
+    """A member's report of a line (chat/moderation.py): open until a moderator acts on the
+    line or dismisses it."""
+
+    class Reason(models.TextChoices):
+        INSULT = "insult", _("Insults or hate")
+        SPAM = "spam", _("Spam or advertising")
+        COACHING = "coaching", _("Advice to a player during play")
+        OTHER = "other", _("Something else")
+
+    line = models.ForeignKey(Line, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
+    )
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    note = models.CharField(max_length=140, blank=True)
+    at = models.DateTimeField()
+    closed = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["line", "reporter"], name="chat_report_once")
+        ]
+        indexes = [models.Index(fields=["closed", "at"], name="chat_report_open")]
+
+
+class Troll(models.Model):
+    """A member a moderator marked a troll: their lines are shown only to themselves."""
+
+    member = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+        related_name="chat_troll",
+    )  # fmt: skip
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=140)
+    at = models.DateTimeField()
+
+
+class Panic(models.Model):
+    """The organisers' panic switch (lichess's): until `until`, only members of some standing
+    (rules.chat.of_standing) write in the lobby."""
+
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=140)
+    at = models.DateTimeField()
+    until = models.DateTimeField()

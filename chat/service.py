@@ -15,7 +15,7 @@ from typing import cast
 from django.db import transaction
 
 from accounts.visitors import Visitor
-from chat.models import Action, Line, Room, Timeout
+from chat.models import Action, Line, Panic, Room, Timeout, Troll
 from rules import chat as rules
 
 
@@ -70,11 +70,19 @@ def say(
     preset: str | None = None,
     player: bool = False,
     finished: bool = False,
+    played: int = 0,
 ) -> Said:
-    """Store what `user` says in `where` at `now`, or raise `ChatRefused`."""
+    """Store what `user` says in `where` at `now`, or raise `ChatRefused`. `played`: the
+    matches the writer has finished (the carrier counts them: the chat knows no match), for
+    the rules on new members' links and the lobby's panic switch (chat/moderation.py)."""
     if user is None or not user.is_authenticated:
         raise ChatRefused("chat_presets_only", "strangers cannot write; join the club")
-    writer = rules.Writer(member=is_member(user), player=player, finished=finished)
+    joined = getattr(user, "date_joined", now)
+    writer = rules.Writer(
+        member=is_member(user), player=player, finished=finished,
+        new=rules.is_new(joined, played, now), standing=rules.of_standing(joined, played, now),
+    )  # fmt: skip
+    panic = where.kind == "lobby" and Panic.objects.filter(until__gt=now).exists()
     with transaction.atomic():
         mine = Line.objects.filter(room=where, author_id=user.pk).order_by("-id")
         recent = [rules.Said(at, t) for at, t in mine.values_list("at", "text")[:10]][::-1]
@@ -85,12 +93,13 @@ def say(
             ).values_list("until", "reason")
         ]
         kind = cast(rules.RoomKind, where.kind)
-        judged = rules.judge(kind, writer, text, preset, recent, timeouts, now)
+        judged = rules.judge(kind, writer, text, preset, recent, timeouts, now, panic)
         if not isinstance(judged, rules.Line):
             raise ChatRefused(judged)
         line = Line.objects.create(
-            room=where, author_id=user.pk, text=judged.text, preset=judged.preset or "", at=now
-        )
+            room=where, author_id=user.pk, text=judged.text, preset=judged.preset or "", at=now,
+            shadow=Troll.objects.filter(member_id=user.pk).exists(),
+        )  # fmt: skip
     return _said(line, user.get_username())
 
 
@@ -120,7 +129,8 @@ def moderates(user: Visitor) -> bool:
     return bool(user is not None and user.is_authenticated and getattr(user, "is_staff", False))
 
 
-def _moderator(user: Visitor) -> int:
+def moderator_id(user: Visitor) -> int:
+    """The moderator's id, or `ChatRefused` for anyone else."""
     if user is None or not moderates(user) or user.pk is None:
         raise ChatRefused("chat_not_a_moderator")
     return int(user.pk)
@@ -131,7 +141,7 @@ def time_out(
 ) -> Timeout:
     """`moderator` times `member_id` out of chat for `length` (rules.chat.TIMEOUTS), saying
     why; recorded in the audit log."""
-    by = _moderator(moderator)
+    by = moderator_id(moderator)
     if length not in rules.TIMEOUTS:
         raise ChatRefused("chat_bad_timeout")
     why = rules.clean(reason)
@@ -150,7 +160,7 @@ def time_out(
 
 def hide(moderator: Visitor, line_id: int, reason: str, now: datetime) -> None:
     """`moderator` deletes a line (it is kept, hidden, with the record); audit-logged."""
-    by = _moderator(moderator)
+    by = moderator_id(moderator)
     why = rules.clean(reason)
     if rules.check_text(why) is not None:
         raise ChatRefused("chat_bad_reason")

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Q
+
 from accounts.visitors import Visitor
 from chat import service as chat
 from game.broadcast import _layer
@@ -44,6 +46,15 @@ def _finished(row: Match) -> bool:
     return row.status != Match.Status.LIVE
 
 
+def played(user: Visitor) -> int:
+    """The matches `user` has finished at a table with someone else (the chat's rules on new
+    members' links and the lobby's panic switch read it)."""
+    if user is None or not user.is_authenticated:
+        return 0
+    mine = Q(player_a_id=user.pk) | Q(player_b_id=user.pk)
+    return Match.objects.filter(mine, status=Match.Status.FINISHED, practice=False).count()
+
+
 def say(
     match_id: int, user: Visitor, room: Room, text: str | None, preset: str | None,
     now: datetime, sender: str,
@@ -57,7 +68,7 @@ def say(
     finished = _finished(row)
     said = chat.say(
         chat.room(room, match_id), user, text, now, preset=preset, player=player,
-        finished=finished,
+        finished=finished, played=played(user),
     )  # fmt: skip
     text_out = server_out.Line(room=room, line=line_out(said)).text()
     message: LineMessage = {

@@ -9,6 +9,7 @@ for those without an account, timeouts given by the room's moderators with a rea
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,7 +50,22 @@ Refusal = Literal[
     "chat_not_allowed",  # not a writer in this room (a spectator in the players' room)
     "chat_timed_out",  # timed out of chat by a moderator
     "chat_unknown_preset",  # no such preset phrase
+    "chat_no_links",  # a new member's line holds a link
+    "chat_panic",  # the lobby is for members of some standing for now (the panic switch)
 ]
+
+# A new member (their first day, or before their first finished match) writes no links, as on
+# lichess: a spammer's account is new. A member of some standing (a week and three finished
+# matches) still writes in the lobby while an organiser's panic switch is on.
+NEW_FOR: Final = timedelta(days=1)
+STANDING_FOR: Final = timedelta(days=7)
+STANDING_MATCHES: Final = 3
+# What a line may not hold from a new member: an address, or a name that reads as one.
+_LINK: Final = re.compile(
+    r"(?:https?://|www\.|\b[\w-]+\.(?:com|net|org|ru|su|io|gg|me|tv|co|xyz|info|biz|ly|tk|рф)"
+    r"\b|t\.me/)",
+    re.IGNORECASE,
+)
 
 # Characters removed from a line: bidi embeddings, overrides and isolates (which could turn
 # the text around them) and zero-width characters. Other format (Cf) characters go too.
@@ -127,6 +143,23 @@ class Writer:
     member: bool
     player: bool = False
     finished: bool = False
+    new: bool = False  # a new member: no links (NEW_FOR)
+    standing: bool = True  # of some standing: writes in the lobby during a panic
+
+
+def is_new(joined: datetime, played: int, now: datetime) -> bool:
+    """A member is new in their first day, and until they have finished a match."""
+    return now - joined < NEW_FOR or played == 0
+
+
+def of_standing(joined: datetime, played: int, now: datetime) -> bool:
+    """A member of some standing: a week in the club and STANDING_MATCHES finished matches."""
+    return now - joined >= STANDING_FOR and played >= STANDING_MATCHES
+
+
+def has_link(text: str) -> bool:
+    """Whether a line holds a web address, or a name that reads as one."""
+    return _LINK.search(text) is not None
 
 
 def may_write(kind: RoomKind, writer: Writer, preset: bool) -> Refusal | None:
@@ -189,14 +222,18 @@ def judge(
     recent: Sequence[Said],
     timeouts: Sequence[Timeout],
     now: datetime,
+    panic: bool = False,
 ) -> Line | Refusal:
-    """The line to store, or why not: who may write here, the timeouts, the text's shape,
+    """The line to store, or why not: who may write here (in the lobby during a `panic`, only
+    members of some standing), the timeouts, the text's shape (no link from a new member),
     then the flood limits (a preset counts as its key's line)."""
     if preset is not None and preset not in PRESETS:
         return "chat_unknown_preset"
     refused = may_write(kind, writer, preset is not None)
     if refused is not None:
         return refused
+    if panic and kind == "lobby" and not writer.standing:
+        return "chat_panic"
     if timed_out(timeouts, now) is not None:
         return "chat_timed_out"
     if preset is not None:
@@ -206,6 +243,8 @@ def judge(
         wrong = check_text(cleaned)
         if wrong is not None:
             return wrong
+        if writer.new and has_link(cleaned):
+            return "chat_no_links"
         line = Line(text=cleaned, preset=None)
     if flood(recent, line.text, now):
         return "chat_flood"

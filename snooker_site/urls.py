@@ -12,6 +12,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("ladder/", include("ladder.urls")),
     path("competitions/", include("competitions.urls")),
+    path("chat/", include("chat.urls")),
     path("", include("club.urls")),
     path("", include("accounts.urls")),
     path("", include("game.urls")),
