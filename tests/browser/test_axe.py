@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import Server, login
+from tests.browser.conftest import PASSWORD, Server, login
 from tests.browser.test_match_page import DESKTOP
 from tests.browser.test_phone import (
     LONG_NAME,
@@ -20,6 +20,7 @@ from tests.browser.test_phone import (
     club,
     pages,
     settle,
+    width,
 )
 from tests.live.harness import ROOT
 from tests.needs import missing
@@ -93,5 +94,39 @@ def test_no_axe_violation_at_the_table_for_its_player(
             seen = violations(page, axe_source)
             if seen:
                 found[f"{locale} {viewport['width']}"] = seen
+            context.close()
+    assert found == {}
+
+
+def test_no_axe_violation_on_the_organisers_pages(
+    browser: Any, server: Server, club: dict[str, Any], axe_source: str
+) -> None:
+    """An organiser's own pages (a member's handicap, the chat's reports with a reported line
+    and the panic switch), on a desktop and a phone, in both languages."""
+    server.manage(
+        "from django.contrib.auth import get_user_model\n"
+        "from django.utils import timezone\n"
+        "from chat import moderation, service as chat\n"
+        "from club import handicaps\n"
+        "U = get_user_model().objects\n"
+        f"org = U.create_user('org', password={PASSWORD!r}, is_staff=True)\n"
+        "alice, bob = U.get(username='alice'), U.get(username='bob')\n"
+        "handicaps.override(bob, org, 1650.0, 'new to the club')\n"
+        "said = chat.say(chat.room('lobby'), bob, 'a rude line', timezone.now(), played=5)\n"
+        "moderation.report(alice, said.id, 'insult', 'rude', timezone.now())\n"
+    )
+    found: dict[str, list[str]] = {}
+    for locale in ("en", "ru"):
+        for viewport in (DESKTOP, PHONE_NARROW):
+            context = browser.new_context(viewport=viewport, locale=locale)
+            login(context, server, "org")
+            page = context.new_page()
+            for path in ("/players/bob/handicap/", "/chat/reports/"):
+                page.goto(f"{server.url}{path}")
+                settle(page)
+                assert width(page) <= viewport["width"], (path, viewport)
+                seen = violations(page, axe_source)
+                if seen:
+                    found[f"{locale} {viewport['width']} {path}"] = seen
             context.close()
     assert found == {}
