@@ -32,12 +32,13 @@ from django.utils import timezone
 
 from accounts.names import invisible, lookalike_of, mixes_lookalike_scripts
 from accounts.visitors import Visitor
-from club import blocks, handicaps
+from club import blocks
 from club.lobby import is_guest
 from club.models import Challenge, Guest
 from club.signals import challenge_answered, challenges_changed
 from game import service as game_service
 from game.models import Match
+from ratings import handicaps
 from rules import challenges as rules
 from rules.challenges import Answer, Format, Kind, Party, Status
 from rules.errors import IllegalRequest, Refused
@@ -124,7 +125,7 @@ def _refused(exc: IllegalRequest, news: News | None = None) -> ClubError:
 # --- making challenges ---------------------------------------------------------------------------
 def challenge(challenger: User, target: User | None, fmt: Format, handicap: bool = False) -> Done:
     """Challenge a member, or anyone (target None: an open challenge). `handicap`: the match
-    it makes gives the weaker member a start from the two ratings (club/handicaps.py)."""
+    it makes gives the weaker member a start from the two ratings (ratings/handicaps.py)."""
     kind = Kind.DIRECT if target is not None else Kind.OPEN
     return _make(kind, challenger, target, fmt, handicap=handicap)
 

@@ -24,12 +24,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import blocks, endings, handicaps, lobby, results, service
+from club import blocks, endings, lobby, results, service
 from club.forms import ChallengeForm, FormatForm, GuestForm
 from club.models import Challenge
 from club.service import ClubError
 from club.text import error_text, handicap_refusal
 from game.models import Match
+from ratings import handicaps
 from ratings import service as ratings_service
 from rules import challenges as rules
 from rules.challenges import Kind, Party, Status
@@ -334,7 +335,7 @@ class HandicapForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def handicap(request: HttpRequest, username: str) -> HttpResponse:
     """An organiser sets (or takes away) the rating a member's starts are worked out from
-    (club/handicaps.py); the page shows the club rating beside it and every change made."""
+    (ratings/handicaps.py); the page shows the club rating beside it and every change made."""
     me = _member(request)
     if not (me.is_staff and me.is_active):
         raise PermissionDenied("organisers only")

@@ -121,3 +121,27 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+
+class HandicapChange(models.Model):
+    """An organiser's override of a member's handicap (docs/handicaps.md, "Organisers'
+    overrides"): the rating the member's starts are worked out from instead of their club
+    rating, or none (back to the club rating). Every change is a row, never edited: the latest
+    is the member's override, the rows are its audit log (ratings/handicaps.py)."""
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="handicap_changes"
+    )
+    rating = models.FloatField(null=True, blank=True)  # None: the override taken away
+    reason = models.CharField(max_length=200)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["member", "-at"], name="handicap_changes_by_member")]
+
+    def __str__(self) -> str:
+        return f"{self.member} handicap {self.rating} at {self.at:%Y-%m-%d %H:%M}"

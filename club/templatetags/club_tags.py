@@ -78,8 +78,8 @@ def blocking(user: Any, member: Any) -> bool:
 
 @register.simple_tag
 def handicap_override(member: Any) -> Any:
-    """The organisers' override of `member`'s handicap in force (club/handicaps.py), or None:
+    """The organisers' override of `member`'s handicap in force (ratings/handicaps.py), or None:
     their profile says so."""
-    from club.handicaps import override_of
+    from ratings.handicaps import override_of
 
     return override_of(member.pk)

@@ -107,7 +107,7 @@ def test_no_axe_violation_on_the_organisers_pages(
         "from django.contrib.auth import get_user_model\n"
         "from django.utils import timezone\n"
         "from chat import moderation, service as chat\n"
-        "from club import handicaps\n"
+        "from ratings import handicaps\n"
         "U = get_user_model().objects\n"
         f"org = U.create_user('org', password={PASSWORD!r}, is_staff=True)\n"
         "alice, bob = U.get(username='alice'), U.get(username='bob')\n"

@@ -10,9 +10,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from club import handicaps
-from club.models import HandicapChange
-from ratings.models import Rating
+from ratings import handicaps
+from ratings.models import HandicapChange, Rating
 from rules.handicap import OVERRIDE_RD, start_for
 from rules.ratings import Rating as Glicko
 from tests.pages import unwrap_names
