@@ -69,6 +69,13 @@ ERRORS: dict[str, Promise] = {
     "chat_not_allowed": gettext_lazy("You cannot write in this room."),
     "chat_timed_out": gettext_lazy("You are timed out of the chat."),
     "chat_unknown_preset": gettext_lazy("That is not one of the preset phrases."),
+    "chat_no_links": gettext_lazy(
+        "New members write no links: a day in the club and a finished match first."
+    ),
+    "chat_panic": gettext_lazy(
+        "For now only members of some standing write here (a week in the club and three"
+        " finished matches)."
+    ),
     "bad_json": gettext_lazy("The page sent a message the server cannot read."),
     "bad_message": gettext_lazy("The page sent a message the server cannot read."),
     "unknown_type": gettext_lazy("The page sent a message the server cannot read."),
