@@ -142,3 +142,15 @@ class Panic(models.Model):
     reason = models.CharField(max_length=140)
     at = models.DateTimeField()
     until = models.DateTimeField()
+
+
+class Preference(models.Model):
+    """A member's own chat settings (chat/views.py, `/chat/settings/`): the players' chat off
+    at their table, mild words shown unmasked (chat/words.py; strong ones never are)."""
+
+    member = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+        related_name="chat_preference",
+    )  # fmt: skip
+    off_at_table = models.BooleanField(_("no chat at my table"), default=False)
+    mild_shown = models.BooleanField(_("show mild words unmasked"), default=False)

@@ -15,7 +15,7 @@ from typing import cast
 from django.db import transaction
 
 from accounts.visitors import Visitor
-from chat.models import Action, Line, Panic, Room, Timeout, Troll
+from chat.models import Action, Line, Panic, Preference, Room, Timeout, Troll
 from rules import chat as rules
 
 
@@ -182,3 +182,12 @@ def timed_out(user: Visitor, now: datetime) -> rules.Timeout | None:
         return None
     rows = Timeout.objects.filter(member_id=user.pk, until__gt=now).values_list("until", "reason")
     return rules.timed_out([rules.Timeout(u, r) for u, r in rows], now)
+
+
+def preference(user: Visitor) -> Preference:
+    """A member's chat settings (the defaults for anyone else, and for a member who chose
+    none: chat on, mild words masked)."""
+    if user is None or not user.is_authenticated:
+        return Preference()
+    found = Preference.objects.filter(member_id=user.pk).first()
+    return found if found is not None else Preference(member_id=user.pk)

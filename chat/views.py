@@ -5,8 +5,10 @@ the audit log."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -17,8 +19,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import limits
 from chat import moderation, service
-from chat.models import Troll
+from chat.models import Preference, Troll
 from chat.service import ChatRefused
+
+if TYPE_CHECKING:
+    _ModelForm = forms.ModelForm[Preference]
+else:  # the stubs' generics are not subscriptable at run time
+    _ModelForm = forms.ModelForm
 
 REFUSALS = {
     "chat_members_only": gettext_lazy("Members report lines."),
@@ -101,3 +108,31 @@ def reports(request: HttpRequest) -> HttpResponse:
         "error": error,
     }
     return render(request, "chat/reports.html", context, status=409 if error else 200)
+
+
+class PreferenceForm(_ModelForm):
+    class Meta:
+        model = Preference
+        fields = ("off_at_table", "mild_shown")
+        help_texts = {
+            "off_at_table": gettext_lazy("The players' chat is not shown at your table."),
+            "mild_shown": gettext_lazy(
+                "Words such as “damn” or “хрен” shown as written; slurs and obscenities stay"
+                " masked."
+            ),
+        }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    """A member's own chat settings."""
+    if not service.is_member(request.user):
+        raise PermissionDenied("members only")
+    form = PreferenceForm(request.POST or None, instance=service.preference(request.user))
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, gettext("Saved."))
+        return redirect("chat_settings")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "chat/settings.html", {"form": form}, status=status)

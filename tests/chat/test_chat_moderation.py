@@ -159,3 +159,16 @@ def test_the_organisers_page(room, client: Client) -> None:  # type: ignore[no-u
     assert bad.status_code == 409
     russian = client.get("/chat/reports/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Жалобы в чате" in russian
+
+
+def test_a_members_chat_settings(client: Client) -> None:
+    ann = member("ann")
+    assert service.preference(ann).mild_shown is False and not service.preference(None).pk
+    assert client.get("/chat/settings/").status_code == 302  # to log in
+    client.force_login(ann)
+    assert 'data-testid="chat-settings-link"' in client.get("/players/ann/").content.decode()
+    saved = client.post("/chat/settings/", {"mild_shown": "on"})
+    assert saved.status_code == 302
+    assert service.preference(ann).mild_shown and not service.preference(ann).off_at_table
+    russian = client.get("/chat/settings/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Настройки чата" in russian and "Показывать мягкие слова" in russian
