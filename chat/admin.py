@@ -1,7 +1,9 @@
 """The organisers' chat pages in Django's admin (`/admin/`): every line, with its room, to
 read and search; delete lines, or time their authors out (15 minutes, an hour, a day), each
-through `chat.service` (kept in the audit log, the line itself quoted as the reason); the
-timeouts and the audit log, to read. Reports and the troll switch are to come (docs/chat.md).
+through `chat.service` (kept in the audit log, the line itself quoted as the reason; the
+line's room is told at once: its pages drop a deleted line, a timed-out member is told why
+and until when); the timeouts and the audit log, to read. Reports and the troll switch are
+to come (docs/chat.md).
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ def _time_out(length: str, label: Any) -> Callable[[Any, HttpRequest, QuerySet[L
     def act(admin_: Any, request: HttpRequest, lines: QuerySet[Line]) -> None:
         now = timezone.now()
         for line in lines:
-            service.time_out(request.user, line.author_id, length, _reason(line)[:140], now)
+            service.time_out(
+                request.user, line.author_id, length, _reason(line)[:140], now, where=line.room
+            )
         messages.success(request, gettext("Timed out."))
 
     act.__name__ = f"time_out_{length}"

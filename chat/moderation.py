@@ -106,7 +106,7 @@ def answer(moderator: Visitor, line_id: int, action: str, reason: str, now: date
     the line is closed, and the action kept in the audit log."""
     if action not in ACTIONS:
         raise ChatRefused("chat_bad_action")
-    line = Line.objects.filter(pk=line_id).first()
+    line = Line.objects.select_related("room").filter(pk=line_id).first()
     if line is None:
         raise ChatRefused("chat_no_such_line")
     why = _why(reason)
@@ -122,7 +122,7 @@ def answer(moderator: Visitor, line_id: int, action: str, reason: str, now: date
                 reason=why, at=now,
             )  # fmt: skip
         else:
-            service.time_out(moderator, line.author_id, action, why, now)
+            service.time_out(moderator, line.author_id, action, why, now, where=line.room)
         Report.objects.filter(line=line, closed__isnull=True).update(
             closed=now, closed_by_id=service.moderator_id(moderator)
         )

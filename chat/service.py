@@ -8,6 +8,7 @@ whether the writer is one of its players and whether its match is over.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
@@ -16,6 +17,7 @@ from django.db import transaction
 
 from accounts.visitors import Visitor
 from chat.models import Action, Line, Panic, Preference, Room, Timeout, Troll
+from chat.signals import Moderated, moderated
 from rules import chat as rules
 
 
@@ -40,6 +42,36 @@ class Said:
     preset: str | None
     at: datetime
     shadow: bool
+
+
+def _nobody(reader: int) -> frozenset[int]:
+    return frozenset()
+
+
+# Whom a member blocked: blocking is the club's (club/blocks.py, above the chat), which
+# registers its reader here when it starts (club/apps.py); the chat only asks.
+_blocked_by: Callable[[int], frozenset[int]] = _nobody
+
+
+def read_blocks_with(reader: Callable[[int], frozenset[int]]) -> None:
+    global _blocked_by
+    _blocked_by = reader
+
+
+def blocked_by(user: Visitor) -> frozenset[int]:
+    """The ids of the members `user` blocked: their lines never reach `user`, in any room,
+    in the history or live (nobody's for a stranger)."""
+    if user is None or not user.is_authenticated or user.pk is None:
+        return frozenset()
+    return _blocked_by(int(user.pk))
+
+
+def shown_to(author: int, shadow: bool, reader: int | None, blocked: frozenset[int]) -> bool:
+    """Whether a line of `author` reaches `reader` (a user id, or None): a troll's line only
+    the troll, a blocked member's never their blocker."""
+    if shadow and author != reader:
+        return False
+    return author not in blocked
 
 
 def room(kind: rules.RoomKind, key: str | int = "") -> Room:
@@ -111,15 +143,22 @@ def latest(where: Room, most: int) -> list[Said]:
     return [_said(line, line.author.get_username()) for line in reversed(shown)]
 
 
-def recent(where: Room, reader: Visitor = None, most: int = rules.HISTORY) -> list[Said]:
-    """The room's last `most` lines, oldest first: none a moderator deleted, and a troll's
-    only to the troll."""
+def recent(
+    where: Room,
+    reader: Visitor = None,
+    most: int = rules.HISTORY,
+    blocked: frozenset[int] = frozenset(),
+) -> list[Said]:
+    """The room's last `most` lines, oldest first: none a moderator deleted, a troll's only
+    to the troll, none of a member the reader `blocked`."""
     lines = Line.objects.filter(room=where, hidden=False).select_related("author", "room")
+    if blocked:
+        lines = lines.exclude(author_id__in=blocked)
     reader_id = reader.pk if reader is not None and reader.is_authenticated else None
     shown = [
         line
         for line in lines.order_by("-id")[: most * 2]
-        if not line.shadow or line.author_id == reader_id
+        if shown_to(line.author_id, line.shadow, reader_id, blocked)
     ][:most]
     return [_said(line, line.author.get_username()) for line in reversed(shown)]
 
@@ -137,10 +176,16 @@ def moderator_id(user: Visitor) -> int:
 
 
 def time_out(
-    moderator: Visitor, member_id: int, length: str, reason: str, now: datetime
+    moderator: Visitor,
+    member_id: int,
+    length: str,
+    reason: str,
+    now: datetime,
+    where: Room | None = None,
 ) -> Timeout:
     """`moderator` times `member_id` out of chat for `length` (rules.chat.TIMEOUTS), saying
-    why; recorded in the audit log."""
+    why; recorded in the audit log. Given from a room (`where`: the room of the line it was
+    given for), the room's readers are told at once (`chat.signals.moderated`)."""
     by = moderator_id(moderator)
     if length not in rules.TIMEOUTS:
         raise ChatRefused("chat_bad_timeout")
@@ -155,17 +200,33 @@ def time_out(
         Action.objects.create(
             kind=Action.Kind.TIMEOUT, by_id=by, member_id=member_id, reason=why, at=now
         )
+        if where is not None:
+            _tell(Moderated(
+                kind="timeout", room_kind=where.kind, room_key=where.key, member=member_id,
+                member_name=given.member.get_username(), until=given.until, reason=why,
+            ))  # fmt: skip
     return given
 
 
+def _tell(action: Moderated) -> None:
+    """Tell the room's carrier (inside the transaction: it broadcasts once it commits)."""
+    moderated.send(sender=Moderated, action=action)
+
+
 def hide(moderator: Visitor, line_id: int, reason: str, now: datetime) -> None:
-    """`moderator` deletes a line (it is kept, hidden, with the record); audit-logged."""
+    """`moderator` deletes a line (it is kept, hidden, with the record); audit-logged; the
+    room's readers are told at once (`chat.signals.moderated`), their pages drop it."""
     by = moderator_id(moderator)
     why = rules.clean(reason)
     if rules.check_text(why) is not None:
         raise ChatRefused("chat_bad_reason")
     with transaction.atomic():
-        line = Line.objects.select_for_update().filter(pk=line_id).first()
+        line = (
+            Line.objects.select_for_update(of=("self",))
+            .select_related("room", "author")
+            .filter(pk=line_id)
+            .first()
+        )
         if line is None:
             raise ChatRefused("chat_no_such_line")
         line.hidden = True
@@ -174,6 +235,10 @@ def hide(moderator: Visitor, line_id: int, reason: str, now: datetime) -> None:
             kind=Action.Kind.HIDE, by_id=by, member_id=line.author_id, line=line,
             reason=why, at=now,
         )  # fmt: skip
+        _tell(Moderated(
+            kind="hide", room_kind=line.room.kind, room_key=line.room.key,
+            member=line.author_id, member_name=line.author.get_username(), line=line.pk,
+        ))  # fmt: skip
 
 
 def timed_out(user: Visitor, now: datetime) -> rules.Timeout | None:

@@ -18,3 +18,11 @@ class ClubConfig(AppConfig):
         from game.signals import match_finished
 
         match_finished.connect(friendlies.match_finished, dispatch_uid="club.friendlies")
+        # The chat reads whom a member blocked from the club (chat/service.py), and the
+        # lobby's room hears of the moderators' actions in it (club/chat.py).
+        from chat import service as chat_service
+        from chat.signals import moderated
+        from club import blocks, chat
+
+        chat_service.read_blocks_with(blocks.blocked_by)
+        moderated.connect(chat.moderated, dispatch_uid="club.chat")

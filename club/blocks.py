@@ -42,3 +42,10 @@ def block(blocker: User, blocked: User) -> list[int]:
 
 def unblock(blocker: User, blocked: User) -> None:
     Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+
+
+def blocked_by(blocker_id: int) -> frozenset[int]:
+    """Whom `blocker_id` blocked: the chat never shows them their lines (chat/service.py reads
+    this, registered in club/apps.py)."""
+    found = Block.objects.filter(blocker_id=blocker_id).values_list("blocked_id", flat=True)
+    return frozenset(found)

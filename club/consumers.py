@@ -1,9 +1,11 @@
 """The club's websockets: `/ws/lobby/` (the lobby page) and `/ws/notices/` (a member's or a
-guest's every other page). They only listen: the browser says `hello` once and `ping` now
-and then; everything that changes something is a form POST (club/views.py).
+guest's every other page). The browser says `hello` once and `ping` now and then, and on the
+lobby's socket `say` (a line in the lobby's chat room: club/chat.py, docs/chat.md);
+everything else that changes something is a form POST (club/views.py).
 
-A lobby socket hears the one lobby group's coalesced updates through its process's relay
-(club/process.py) and, for a member or guest, joins their own group (notices of their
+A lobby socket hears the one lobby group's coalesced updates and the lobby room's chat
+through its process's relay (club/process.py), is sent the room's last lines after every
+welcome, and, for a member or guest, joins their own group (notices of their
 challenges); a notices socket joins only their own group, and is refused to visitors. Both
 hear the ladders' coalesced changes (`ladder`) through the relay too (a ladder's page reads
 its changing part again: static/js/site.js). Both
@@ -17,12 +19,18 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils import translation
 
-from club import lobby
+from chat.service import ChatRefused, blocked_by, shown_to
+from chat.service import timed_out as timeout_of
+from club import chat, lobby
 from club.process import LOBBY
 from club.protocol import CLOSE_SIGNED_OUT, LOBBY_PROTOCOL, client_in, server_out
-from club.protocol.ipc import TextMessage, user_group
+from club.protocol.ipc import BlocksMessage, LineMessage, ModeratedMessage, TextMessage, user_group
+from game import clock
 from game.sockets import Socket
+from game.supervise import DEPENDENCIES
+from game.text import error_text, language_of, timed_out_text
 
 # The gate's room keys for the club's sockets (matches are positive).
 LOBBY_ROOM = -1
@@ -36,6 +44,10 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     lobby: bool = False  # the lobby's socket (LobbyConsumer) or a page's notices
     groups_joined: tuple[str, ...] = ()
     online_as: str | None = None  # the member's name in the lobby's online list, once greeted
+    blocked: frozenset[int] = frozenset()  # the members whose lines this member never sees
+    # The chat's messages the relay handed this socket before its `lines` were sent (during
+    # its hello): sent after them (the page keeps each line once, in the order of its id).
+    chat_pending: list[str] | None = None
 
     @property
     def room(self) -> int:
@@ -73,9 +85,37 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         return client_in.parse(data)
 
     async def take(self, message: client_in.ClientMessage) -> None:
+        if isinstance(message, client_in.Say):
+            await self._say(message)
+            return
         await self.send(server_out.Pong().text())
 
+    async def _say(self, message: client_in.Say) -> None:
+        """A line in the lobby's room: stored, sent to this socket first, then to the lobby
+        group (whose copy this socket skips). A refusal never closes a member's socket."""
+        if not self.lobby:
+            await self._error("chat_not_allowed", "the lobby's room is on /ws/lobby/",
+                              message.client_id)  # fmt: skip
+            return
+        user = self.scope.get("user")
+        try:
+            told = await database_sync_to_async(chat.say)(
+                user, message.text, message.preset, clock.now(), self.channel_name
+            )
+        except ChatRefused as exc:
+            await self._error(exc.code, exc.message, message.client_id)
+            return
+        await self.send(told["text"])
+        try:
+            await chat.tell_line(told)
+        except Exception as exc:
+            # Redis away: the line is stored; the others read it on their next welcome.
+            if DEPENDENCIES.failed(exc, "a chat line") is None:
+                raise
+
     async def greet(self, message: client_in.Hello) -> None:
+        if self.lobby:
+            self.chat_pending = []  # until the room's lines are sent (below)
         LOBBY.attach()
         name = await database_sync_to_async(lobby.online_name)(self.scope["user"])
         if name is not None:
@@ -95,13 +135,66 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         if self.lobby:
             welcome.online, welcome.online_count = LOBBY.online_names()
         await self.send(welcome.text())
+        if self.lobby:
+            await self._chat_history()
+
+    async def _chat_history(self) -> None:
+        """The lobby room's last lines this reader may see, after every welcome (arrival and
+        reconnect), then whatever the relay handed the socket meanwhile."""
+        user = self.scope.get("user")
+        self.blocked = await database_sync_to_async(blocked_by)(user)
+        await self.send(await database_sync_to_async(chat.history)(user, self.blocked))
+        pending, self.chat_pending = self.chat_pending or [], None
+        for text in pending:
+            await self.send(text)
 
     def refusal_text(self, code: str, detail: str, client_id: str | None) -> str:
-        return server_out.Error(code=code, message=detail).text()
+        """A refusal: its stable code, and for the chat's, what it says to a person in the
+        language of the socket's page (game/text.py), a timeout's until when and why."""
+        if code.startswith("chat_"):
+            with translation.override(language_of(self.scope)):
+                detail = error_text(code, detail)
+        return server_out.Error(code=code, message=detail, client_id=client_id).text()
+
+    async def _error(self, code: str, detail: str, client_id: str | None = None) -> None:
+        if code == "chat_timed_out":
+            out = await database_sync_to_async(timeout_of)(self.scope.get("user"), clock.now())
+            if out is not None:
+                with translation.override(language_of(self.scope)):
+                    words = timed_out_text(out.until, out.reason)
+                await self.send(server_out.Error(code=code, message=words,
+                                                 client_id=client_id).text())  # fmt: skip
+                return
+        await super()._error(code, detail, client_id)
+
+    # --- the lobby room's chat, handed by the process's relay (club/process.py) ---------------
+    async def chat_heard(self, message: LineMessage | ModeratedMessage) -> None:
+        """A line of the room (not this socket's own, which it sent first; not to a reader
+        who blocked its author; a troll's to the troll alone), or a moderator's action (the
+        member concerned gets their own words)."""
+        if message["type"] == "lobby.line":
+            line: LineMessage = message  # type: ignore[assignment]
+            if line["sender"] == self.channel_name:
+                return
+            if not shown_to(line["author"], line["shadow"], self.user_id, self.blocked):
+                return
+            text = line["text"]
+        else:
+            action: ModeratedMessage = message  # type: ignore[assignment]
+            text = action["own"] if action["member"] == self.user_id else action["text"]
+        if self.chat_pending is not None:
+            self.chat_pending.append(text)
+            return
+        await self.send(text)
 
     # --- from the channel layer: texts made once, sent as they are ----------------------------
     async def club_notice(self, event: TextMessage) -> None:
         await self.send(event["text"])
+
+    async def club_blocks(self, event: BlocksMessage) -> None:
+        """The member blocked or unblocked someone: whom they block, read again."""
+        if self.lobby:
+            self.blocked = await database_sync_to_async(blocked_by)(self.scope.get("user"))
 
 
 class LobbyConsumer(ClubConsumer):

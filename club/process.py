@@ -261,11 +261,20 @@ class _Lobby:
             await clock.sleep(wait)
 
     async def _hand_out(self, layer: BaseChannelLayer, channel: str) -> bool:
-        """Hand each update to this process's lobby sockets until told to stop (True)."""
+        """Hand each update to this process's lobby sockets until told to stop (True); the
+        lobby room's chat (`lobby.line`, `lobby.moderated`) each socket takes itself (who
+        reads a line is the reader's: club/consumers.py, `chat_heard`)."""
         while True:
             message = await layer.receive(channel)
             if message["type"] == "lobby.stop":
                 return True
+            if message["type"] in ("lobby.line", "lobby.moderated"):
+                for i, consumer in enumerate(list(self.local)):
+                    with contextlib.suppress(Exception):
+                        await consumer.chat_heard(message)
+                    if i % 64 == 63:
+                        await asyncio.sleep(0)
+                continue
             text = message["text"]
             listening = (
                 self.local | self.watchers if message["type"] == "lobby.ladder" else self.local

@@ -24,7 +24,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import blocks, endings, lobby, results, service
+from club import blocks, chat, endings, lobby, results, service
 from club.forms import ChallengeForm, FormatForm, GuestForm
 from club.models import Challenge
 from club.service import ClubError
@@ -305,7 +305,9 @@ def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
 def block(request: HttpRequest, username: str) -> HttpResponse:
     """Block a member (club/blocks.py), from their profile; back to it."""
     other = get_object_or_404(User, username=username, is_active=True)
-    service.block(_member(request), other)
+    me = _member(request)
+    service.block(me, other)
+    chat.blocks_changed(me.pk)
     return redirect("player", username=other.get_username())
 
 
@@ -313,7 +315,9 @@ def block(request: HttpRequest, username: str) -> HttpResponse:
 @require_POST
 def unblock(request: HttpRequest, username: str) -> HttpResponse:
     other = get_object_or_404(User, username=username, is_active=True)
-    blocks.unblock(_member(request), other)
+    me = _member(request)
+    blocks.unblock(me, other)
+    chat.blocks_changed(me.pk)
     return redirect("player", username=other.get_username())
 
 

@@ -5,22 +5,26 @@ app's (chat/service.py, rules/chat.py); here is who is who at this match, and wh
 looks like on the match's socket.
 
 A line is stored (by `say`) before the socket tells it to the match's group (`tell_line`).
+A moderator's deletion or timeout in one of the rooms is told to the match's group once it
+commits (`moderated`, connected in game/apps.py), so the line leaves every open page.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Q
 
 from accounts.visitors import Visitor
 from chat import service as chat
-from game.broadcast import _layer
+from chat.signals import Moderated
+from game.broadcast import _layer, on_commit
 from game.chatheld import KEPT, HeldLine
 from game.models import Match
 from game.protocol import server_out
-from game.protocol.ipc import LineMessage, group_name
+from game.protocol.ipc import LineMessage, ModeratedMessage, group_name
 from game.service import ServiceError, seat_of
 from rules import chat as rules
 from rules.chat import HISTORY
@@ -99,17 +103,20 @@ def spectators_lines(match_id: int) -> list[HeldLine]:
     ]
 
 
-def history(match_id: int, reader: Visitor, player: bool) -> list[str]:
+def history(
+    match_id: int, reader: Visitor, player: bool, blocked: frozenset[int] = frozenset()
+) -> list[str]:
     """The `lines` messages a player's socket is sent after its welcome: each room they
-    read, its last lines (a troll's only to the troll; none a moderator deleted). A
-    spectator's come from what the process holds (game/chatheld.py)."""
+    read, its last lines (a troll's only to the troll; none a moderator deleted, none of a
+    member the reader `blocked`). A spectator's come from what the process holds
+    (game/chatheld.py)."""
     row = Match.objects.filter(pk=match_id).only("status").first()
     finished = row is not None and _finished(row)
     texts = []
     for room in ROOMS:
         if not reads(room, player, finished):
             continue
-        lines = chat.recent(chat.room(room, match_id), reader, HISTORY)
+        lines = chat.recent(chat.room(room, match_id), reader, HISTORY, blocked)
         texts.append(server_out.Lines(room=room, lines=[line_out(s) for s in lines]).text())
     return texts
 
@@ -117,3 +124,37 @@ def history(match_id: int, reader: Visitor, player: bool) -> list[str]:
 def timeout_of(user: Visitor, now: datetime) -> rules.Timeout | None:
     """The chat timeout `user` is under, to tell them why and until when."""
     return chat.timed_out(user, now)
+
+
+def moderated_message(action: Moderated, finished: bool) -> ModeratedMessage:
+    """The match group's message of a moderator's action in one of its rooms."""
+    room: Room = "players" if action.room_kind == "players" else "spectators"
+    if action.kind == "hide":
+        assert action.line is not None
+        text = own = server_out.Deleted(room=room, ids=[action.line]).text()
+    else:
+        assert action.until is not None
+        told = server_out.TimedOut(
+            room=room, member=action.member_name, until=action.until, reason=None
+        )
+        text = told.text()
+        own = told.model_copy(update={"reason": action.reason}).text()
+    return {
+        "type": "match.moderated", "room": room, "text": text, "own": own,
+        "member": action.member, "line": action.line, "finished": finished,
+    }  # fmt: skip
+
+
+def moderated(sender: Any, action: Moderated, **kwargs: Any) -> None:
+    """A moderator's action in a match's room (chat.signals): told to the match's group once
+    its transaction commits."""
+    if action.room_kind not in ROOMS:
+        return
+    match_id = int(action.room_key)
+    row = Match.objects.filter(pk=match_id).only("status").first()
+    message = moderated_message(action, row is not None and _finished(row))
+
+    async def send() -> None:
+        await _layer().group_send(group_name(match_id), dict(message))
+
+    on_commit(send)

@@ -6,8 +6,8 @@ does (game/greetings.py).
 with their authors (each reader is sent theirs alone): read from the database for the
 match's first spectator here, then moved on with each line the process's relay hears
 (game/fanout.py). Lines heard while the first read is under way are merged with it by id.
-What is held is read again after `FRESH` seconds, so a line a moderator deleted leaves the
-greetings within that time (its deletion is not broadcast yet: docs/chat.md).
+A line a moderator deleted leaves what is held as the relay hears of it (`match.moderated`);
+what is held is read again after `FRESH` seconds all the same (a member marked a troll).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from chat.service import shown_to
 from game import clock
 from game.protocol import server_out
 from rules.chat import HISTORY
@@ -59,11 +60,21 @@ class _Held:
         line = json.loads(message["text"])["line"]
         room.add(HeldLine(line["id"], message["author"], message["shadow"], line))
 
+    def deleted(self, match_id: int, message: dict[str, Any]) -> None:
+        """A `match.moderated` the relay heard: a deleted line of the spectators' room goes."""
+        room = self.rooms.get(match_id)
+        if room is not None and message["room"] == "spectators" and message["line"] is not None:
+            room.lines.pop(message["line"], None)
+
     async def lines(
-        self, match_id: int, reader: int | None, read: Callable[[], Awaitable[list[HeldLine]]]
+        self,
+        match_id: int,
+        reader: int | None,
+        read: Callable[[], Awaitable[list[HeldLine]]],
+        blocked: frozenset[int] = frozenset(),
     ) -> str:
-        """The spectators' room's `lines` message for `reader` (a user id, or None), read
-        with `read()` when nothing fresh is held."""
+        """The spectators' room's `lines` message for `reader` (a user id, or None, who
+        blocked the members `blocked`), read with `read()` when nothing fresh is held."""
         room = self.rooms.get(match_id)
         if room is None or (room.ready.done() and clock.monotonic() - room.read_at > FRESH):
             loop = asyncio.get_running_loop()
@@ -83,7 +94,7 @@ class _Held:
         shown = [
             held.line
             for _, held in sorted(room.lines.items())
-            if not held.shadow or held.author == reader
+            if shown_to(held.author, held.shadow, reader, blocked)
         ][-HISTORY:]
         lines = [server_out.LineOut.model_validate(line) for line in shown]
         return server_out.Lines(room="spectators", lines=lines).text()

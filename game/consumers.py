@@ -26,7 +26,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
 
-from chat.service import ChatRefused
+from chat.service import ChatRefused, blocked_by, shown_to
 from game import chat, clock, logs, presence, service
 from game.aims import AIMS
 from game.broadcast import LATEST, event_message, turn_of
@@ -47,6 +47,7 @@ from game.protocol.ipc import (
     ClockMessage,
     EventMessage,
     LineMessage,
+    ModeratedMessage,
     PresenceMessage,
     group_name,
 )
@@ -71,6 +72,7 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     sent_version: int = 0
     asked: tuple[str, ...] = ()  # the client ids of its last requests handed to the service
     turn: Turn = NO_TURN
+    blocked: frozenset[int] = frozenset()  # the members whose lines this member never sees
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -199,15 +201,19 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         """The last lines of each chat room this socket reads, after every welcome (on
         arrival and on reconnect): the page replaces what it showed of them."""
         user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            # Whom the member blocked, read again at every welcome (a block made meanwhile).
+            self.blocked = await database_sync_to_async(blocked_by)(user)
         if self.seat is None:  # a spectator: from what the process holds (a crowd: one read)
             reader = user.pk if user is not None and user.is_authenticated else None
             held = HELD.lines(
                 self.match_id, reader,
                 lambda: database_sync_to_async(chat.spectators_lines)(self.match_id),
+                self.blocked,
             )  # fmt: skip
             await self.send(await held)
             return
-        texts = await database_sync_to_async(chat.history)(self.match_id, user, True)
+        texts = await database_sync_to_async(chat.history)(self.match_id, user, True, self.blocked)
         for text in texts:
             await self.send(text)
 
@@ -397,11 +403,20 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     async def match_line(self, event: LineMessage) -> None:
         if event["sender"] == self.channel_name:
             return  # sent first, by _say
-        if event["shadow"] and event["author"] != getattr(self.scope.get("user"), "pk", None):
-            return  # a troll's line, shown to the troll alone
+        reader = getattr(self.scope.get("user"), "pk", None)
+        if not shown_to(event["author"], event["shadow"], reader, self.blocked):
+            return  # a troll's line (to the troll alone), or a member this reader blocked
         room: chat.Room = "players" if event["room"] == "players" else "spectators"
         if chat.reads(room, self.seat is not None, event["finished"]):
             await self.send(event["text"])
+
+    async def match_moderated(self, event: ModeratedMessage) -> None:
+        """A line deleted, or a member timed out, in a room: every page that may read it is
+        told (a spectator never the players' room's), and the member concerned."""
+        own = event["member"] == getattr(self.scope.get("user"), "pk", None)
+        room: chat.Room = "players" if event["room"] == "players" else "spectators"
+        if own or chat.reads(room, self.seat is not None, event["finished"]):
+            await self.send(event["own"] if own else event["text"])
 
     async def match_presence(self, event: PresenceMessage) -> None:
         await self.send(event["text"])

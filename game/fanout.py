@@ -236,6 +236,8 @@ class _Relay:
             CLOCKS.arm(self.match_id, message["version"], deadline)
         elif kind == "match.line":
             HELD.heard(self.match_id, message)
+        elif kind == "match.moderated":
+            HELD.deleted(self.match_id, message)
 
     async def _hand_out(self, message: Message) -> None:
         began = time.monotonic()

@@ -1,6 +1,6 @@
-"""What a browser sends on a lobby or notices socket: `hello` once, then `ping` now and then.
-Everything that changes something (challenging, answering) is a form POST with its CSRF
-token, so the socket only listens."""
+"""What a browser sends on a lobby or notices socket: `hello` once, then `ping` now and then,
+and on the lobby's socket `say`, a line in the lobby's chat room (docs/chat.md). Everything
+else that changes something (challenging, answering) is a form POST with its CSRF token."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from game.protocol.client_in import BadMessage, parse_with
+from game.protocol.client_in import MAX_SAY, BadMessage, ClientId, parse_with
 
-MAX_MESSAGE_BYTES = 1024
+MAX_MESSAGE_BYTES = 4096  # room for a chat line of 560 characters, each escaped
 
 
 class _Message(BaseModel):
@@ -26,7 +26,20 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Ping, Field(discriminator="type")]
+class Say(_Message):
+    """A line in the lobby's room, as a match's `say` (game/protocol/client_in.py): `text`,
+    a member's own words, or `preset`, a preset phrase's key (a guest's only words).
+    Answered by the `line` broadcast to the room (the writer's own socket first), or by an
+    `error` (`chat_*`), never by closing the socket."""
+
+    type: Literal["say"]
+    room: Literal["lobby"] = "lobby"
+    text: Annotated[str, Field(min_length=1, max_length=MAX_SAY)] | None = None
+    preset: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+    client_id: ClientId | None = None
+
+
+ClientMessage = Annotated[Hello | Ping | Say, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -34,4 +47,4 @@ def parse(text: str | bytes | None) -> ClientMessage:
     return parse_with(_ADAPTER, MAX_MESSAGE_BYTES, text)
 
 
-__all__ = ["BadMessage", "ClientMessage", "Hello", "Ping", "parse"]
+__all__ = ["BadMessage", "ClientMessage", "Hello", "Ping", "Say", "parse"]

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from club.protocol import LOBBY_PROTOCOL
+from game.protocol.server_out import LineOut
 
 Seat = Literal["A", "B"]
 ChallengeKind = Literal["direct", "open", "invitation", "rematch", "ladder"]
@@ -163,13 +164,57 @@ class Error(_Out):
     type: Literal["error"] = "error"
     code: str
     message: str
+    client_id: str | None = None  # the `say`'s, when it had one
 
 
 class Pong(_Out):
     type: Literal["pong"] = "pong"
 
 
+# The lobby's chat room (docs/chat.md): the match's chat messages (game/protocol/server_out.py),
+# their room the lobby's. A chat line (`LineOut`) is the match's.
+LobbyRoom = Literal["lobby"]
+
+
+class Line(_Out):
+    """A line said in the lobby's room, to every lobby socket (in every process) but those
+    of a member who blocked its author; a troll's to the troll alone."""
+
+    type: Literal["line"] = "line"
+    room: LobbyRoom = "lobby"
+    line: LineOut
+
+
+class Lines(_Out):
+    """The lobby room's last lines (at most rules.chat.HISTORY, oldest first), after every
+    `welcome` on a lobby socket: the page replaces what it showed."""
+
+    type: Literal["lines"] = "lines"
+    room: LobbyRoom = "lobby"
+    lines: list[LineOut]
+
+
+class Deleted(_Out):
+    """A moderator deleted these lines of the room: every page showing them drops them."""
+
+    type: Literal["deleted"] = "deleted"
+    room: LobbyRoom = "lobby"
+    ids: list[int]
+
+
+class TimedOut(_Out):
+    """A moderator timed `member` out of the chat until `until` (from a line of the lobby's
+    room): every lobby page is told; the member's own get the `reason` (null for others)."""
+
+    type: Literal["timed_out"] = "timed_out"
+    room: LobbyRoom = "lobby"
+    member: str
+    until: datetime
+    reason: str | None
+
+
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "update": Update, "notice": Notice, "reminder": Reminder,
     "abandoned": Abandoned, "error": Error, "pong": Pong, "ladder": LadderChanged,
+    "line": Line, "lines": Lines, "deleted": Deleted, "timed_out": TimedOut,
 }  # fmt: skip

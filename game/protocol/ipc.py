@@ -50,3 +50,13 @@ class LineMessage(TypedDict):
     shadow: bool
     finished: bool  # the match was over when it was said (players read the spectators' room)
     sender: str  # the writer's own channel, which sent its copy first
+
+
+class ModeratedMessage(TypedDict):
+    type: str  # "match.moderated": a line deleted, or a member timed out, in a room
+    room: str  # "players" or "spectators"
+    text: str  # the `deleted` or `timed_out` message as the room's readers get it
+    own: str  # as the member concerned gets it (a timeout's reason: theirs alone)
+    member: int  # the line's author, or the member timed out
+    line: int | None  # the deleted line's id (None for a timeout)
+    finished: bool  # the match was over (the players read the spectators' room)

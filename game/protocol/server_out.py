@@ -589,6 +589,27 @@ class Lines(_Out):
     lines: list[LineOut]
 
 
+class Deleted(_Out):
+    """A moderator deleted these lines of `room` (docs/chat.md): every page showing them drops
+    them, without a reload; they are never sent again."""
+
+    type: Literal["deleted"] = "deleted"
+    room: ChatRoom
+    ids: list[int]
+
+
+class TimedOut(_Out):
+    """A moderator timed `member` out of the chat until `until` (from a line of `room`): every
+    reader of the room is told; the member's own pages also get the `reason` (null for the
+    others), and their next line would be refused (`chat_timed_out`)."""
+
+    type: Literal["timed_out"] = "timed_out"
+    room: ChatRoom
+    member: str
+    until: datetime
+    reason: str | None
+
+
 class Pong(_Out):
     type: Literal["pong"] = "pong"
     version: int
@@ -597,5 +618,5 @@ class Pong(_Out):
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "event": Event, "ack": Ack, "error": Error, "presence": Presence,
     "aim": AimOut, "thinking": Thinking, "pong": Pong, "clock": Clock, "log": Log,
-    "line": Line, "lines": Lines,
+    "line": Line, "lines": Lines, "deleted": Deleted, "timed_out": TimedOut,
 }  # fmt: skip

@@ -214,3 +214,71 @@ async def test_a_crowd_is_greeted_with_the_spectators_lines_from_one_read(
     await again.open()
     await lines_of(again)
     assert reads == [match.pk, match.pk]
+
+
+async def test_a_deleted_line_leaves_every_open_page_at_once(
+    match: Any, players: Any, watcher: Any
+) -> None:
+    from asgiref.sync import sync_to_async
+
+    from chat import service as chat
+    from game import clock
+
+    organiser = await get_user_model().objects.acreate(username="org", is_staff=True)
+    carol, dave = Client(match.pk, watcher), Client(match.pk, address="10.0.8.1")
+    alice = Client(match.pk, players[0])
+    for client in (carol, dave, alice):
+        await client.open()
+    await carol.send({"type": "say", "room": "spectators", "text": "rude words"})
+    line = (await next_line(dave))["line"]
+    await sync_to_async(chat.hide)(organiser, line["id"], "rude", clock.now())
+    for client in (carol, dave):
+        deleted = await client.expect("deleted")
+        assert (deleted["room"], deleted["ids"]) == ("spectators", [line["id"]])
+    # What the process held for the crowd's greetings lost it too: no read again needed.
+    late = Client(match.pk, address="10.0.8.2")
+    await late.open()
+    assert (await lines_of(late))["spectators"] == []
+    # A timeout given from a line of the players' room: the players are told, the member why.
+    await alice.send({"type": "say", "room": "players", "text": "hurry up"})
+    said = (await next_line(alice))["line"]
+    room = await sync_to_async(chat.room)("players", match.pk)
+    await sync_to_async(chat.time_out)(organiser, players[0].pk, "1h", "rude", clock.now(),
+                                       where=room)  # fmt: skip
+    told = await alice.expect("timed_out")
+    assert (told["room"], told["member"], told["reason"]) == ("players", "alice", "rude")
+    assert said["id"] > 0
+    assert all(m["type"] != "timed_out" for m in carol.seen)  # not the spectators' business
+
+
+async def test_a_blocked_members_lines_never_reach_the_blocker_at_the_table(
+    match: Any, players: Any, watcher: Any
+) -> None:
+    from asgiref.sync import sync_to_async
+
+    from club import blocks
+
+    dave_user = await get_user_model().objects.acreate_user("dave", password="pw")
+    carol, dave = Client(match.pk, watcher), Client(match.pk, dave_user)
+    await carol.open()
+    await carol.send({"type": "say", "room": "spectators", "text": "before"})
+    await next_line(carol)
+    await sync_to_async(blocks.block)(dave_user, watcher)
+    await dave.open()
+    assert (await lines_of(dave))["spectators"] == []  # the held lines, without carol's
+    other = Client(match.pk, address="10.0.9.1")
+    await other.open()
+    assert [s["text"] for s in (await lines_of(other))["spectators"]] == ["before"]
+    await carol.send({"type": "say", "room": "spectators", "text": "after"})
+    assert (await next_line(other))["line"]["text"] == "after"
+    await dave.send({"type": "say", "room": "spectators", "text": "mine"})
+    assert (await next_line(dave))["line"]["text"] == "mine"
+    assert [m["line"]["author"] for m in dave.seen if m["type"] == "line"] == ["dave"]
+    # The players' room too (read from the database for a player).
+    await sync_to_async(blocks.block)(players[1], players[0])
+    alice, bob = Client(match.pk, players[0]), Client(match.pk, players[1])
+    await alice.open()
+    await alice.send({"type": "say", "room": "players", "text": "good luck"})
+    await next_line(alice)
+    await bob.open()
+    assert (await lines_of(bob))["players"] == []

@@ -1,0 +1,106 @@
+"""The lobby's chat room (docs/chat.md), carried on the lobby's socket (club/consumers.py):
+members write their own words, a guest only the preset phrases, a stranger reads. The room,
+its lines and limits are the chat app's (chat/service.py, rules/chat.py); here is what a
+line looks like on the lobby's socket, and how it reaches every lobby socket.
+
+A line is stored (`say`) before it is told (`tell_line`): through the channel layer to the
+one lobby group, whose members are the processes' relays (club/process.py), so every process
+hears the lobby's lines in the order each writer said them. A moderator's deletion or timeout
+in the lobby's room is told the same way once it commits (`moderated`, connected in
+club/apps.py), and a member's block (or unblock) to their own sockets (`blocks_changed`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from channels.layers import BaseChannelLayer, get_channel_layer
+
+from accounts.visitors import Visitor
+from chat import service as chat
+from chat.models import Room
+from chat.signals import Moderated
+from club.protocol import server_out
+from club.protocol.ipc import (
+    LOBBY_GROUP,
+    BlocksMessage,
+    LineMessage,
+    ModeratedMessage,
+    user_group,
+)
+from game.broadcast import on_commit
+from game.chat import line_out
+from rules.chat import HISTORY
+
+
+def _layer() -> BaseChannelLayer:
+    layer = get_channel_layer()
+    assert layer is not None
+    return layer
+
+
+def lobby_room() -> Room:
+    return chat.room("lobby")
+
+
+def say(
+    user: Visitor, text: str | None, preset: str | None, now: datetime, sender: str
+) -> LineMessage:
+    """Store `user`'s line in the lobby's room (or raise `chat.ChatRefused`): the message
+    for the lobby group, its `text` the `line` the writer is sent first."""
+    said = chat.say(lobby_room(), user, text, now, preset=preset)
+    text_out = server_out.Line(line=line_out(said)).text()
+    return {
+        "type": "lobby.line", "text": text_out, "author": said.author_id,
+        "shadow": said.shadow, "sender": sender,
+    }  # fmt: skip
+
+
+async def tell_line(message: LineMessage) -> None:
+    """Send a stored line to every lobby socket, in every process (through their relays)."""
+    await _layer().group_send(LOBBY_GROUP, dict(message))
+
+
+def history(reader: Visitor, blocked: frozenset[int]) -> str:
+    """The `lines` message a lobby socket is sent after its welcome: the room's last lines
+    `reader` may see (none deleted; a troll's only to the troll; none of a member the reader
+    blocked)."""
+    lines = chat.recent(lobby_room(), reader, HISTORY, blocked)
+    return server_out.Lines(lines=[line_out(s) for s in lines]).text()
+
+
+def moderated_message(action: Moderated) -> ModeratedMessage:
+    if action.kind == "hide":
+        assert action.line is not None
+        text = own = server_out.Deleted(ids=[action.line]).text()
+    else:
+        assert action.until is not None
+        told = server_out.TimedOut(member=action.member_name, until=action.until, reason=None)
+        text = told.text()
+        own = told.model_copy(update={"reason": action.reason}).text()
+    return {"type": "lobby.moderated", "text": text, "own": own, "member": action.member}
+
+
+def moderated(sender: Any, action: Moderated, **kwargs: Any) -> None:
+    """A moderator's action in the lobby's room (chat.signals): told to the lobby group once
+    its transaction commits."""
+    if action.room_kind != "lobby":
+        return
+    message = moderated_message(action)
+
+    async def send() -> None:
+        await _layer().group_send(LOBBY_GROUP, dict(message))
+
+    on_commit(send)
+
+
+def blocks_changed(blocker_id: int) -> None:
+    """`blocker_id` blocked or unblocked a member: their lobby sockets read whom they block
+    again (once the change commits), so the blocked member's lines stop at once."""
+    message: BlocksMessage = {"type": "club.blocks"}
+
+    async def send() -> None:
+        await _layer().group_send(user_group(blocker_id), dict(message))
+
+    on_commit(send)
