@@ -1,16 +1,20 @@
-// The match page's chat panel (docs/chat.md): a tab per room this visitor reads, the room's
-// lines (shown as text, never as markup), a field and Send for a member, the preset phrases
-// for a guest. It never takes the keyboard's focus (the table keeps it for aiming), and
-// tells a screen reader each new line of another's, once, politely (not the room's history).
-// Its state is chatroom.js's.
+// A page's chat panel (docs/chat.md), the match page's and the lobby's: a tab per room this
+// visitor reads (a match's two; the lobby's one, `rooms`), the room's lines (shown as text,
+// never as markup), a field and Send for a member, the preset phrases for a guest. It never
+// takes the keyboard's focus (the table keeps it for aiming), and tells a screen reader each
+// new line of another's, once, politely (not the room's history). A moderator's deletion
+// takes the line away; a timeout is said to the member timed out (why and until when) and
+// to the others. Its state is chatroom.js's.
 
 import { ChatRooms, draftRefusal, lineWords, roomsRead, voice, writes } from "./chatroom.js";
-import { playerName, t } from "./i18n.js";
+import { language, playerName, t } from "./i18n.js";
 
 export class ChatPanel {
   /** `el(testid)`, `send(message)`, `announce(text)`, `seat`, `kind` (member, guest or ''),
-   * `chat` (the page constants' limits and presets), `me` (this visitor's name). */
-  constructor({ el, send, announce, seat, kind, chat, me }) {
+   * `chat` (the page constants' limits and presets), `me` (this visitor's name), `rooms`
+   * (a page of fixed rooms, everyone writing in them: the lobby's ["lobby"]; else a
+   * match's, by `seat`). */
+  constructor({ el, send, announce, seat, kind, chat, me, rooms = null }) {
     this.el = el;
     this.send = send;
     this.announce = announce;
@@ -19,8 +23,9 @@ export class ChatPanel {
     this.chat = chat;
     this.me = me;
     this.rooms = new ChatRooms();
+    this.fixed = rooms;
     this.finished = false;
-    this.room = roomsRead(seat, false)[0];
+    this.room = this.read()[0];
     this.el("chat-form").addEventListener("submit", (e) => {
       e.preventDefault();
       this.submit();
@@ -45,7 +50,16 @@ export class ChatPanel {
     this.render();
   }
 
+  /** The rooms this visitor reads now. */
+  read() {
+    return this.fixed || roomsRead(this.seat, this.finished);
+  }
+
   receive(msg) {
+    if (msg.type === "timed_out") {
+      this.timedOut(msg);
+      return;
+    }
     const changed = this.rooms.receive(msg);
     if (!changed) return;
     if (changed.room === this.room) this.renderLines();
@@ -73,6 +87,19 @@ export class ChatPanel {
     this.send({ type: "say", room: this.room, ...what });
   }
 
+  /** A moderator timed a member out: they are told why and until when, the others who. */
+  timedOut(msg) {
+    const until = new Date(msg.until).toLocaleTimeString(language(), {
+      hour: "2-digit",
+      minute: "2-digit",
+    });
+    if (msg.member === this.me) {
+      this.refused(t("chat.timed_out_you", { until, reason: msg.reason || "" }));
+    } else {
+      this.refused(t("chat.timed_out", { name: playerName(msg.member), until }));
+    }
+  }
+
   /** A `chat_*` refusal's words (the server's, in the page's language), or none. */
   refused(words) {
     const p = this.el("chat-refusal");
@@ -81,7 +108,7 @@ export class ChatPanel {
   }
 
   render() {
-    const read = roomsRead(this.seat, this.finished);
+    const read = this.read();
     if (!read.includes(this.room)) this.room = read[0];
     const tabs = this.el("chat-tabs");
     tabs.replaceChildren();
@@ -99,7 +126,7 @@ export class ChatPanel {
       tabs.append(tab);
     }
     this.el("chat-room").textContent = t(`chat.room.${this.room}`);
-    const writing = writes(this.room, this.seat, this.finished);
+    const writing = this.fixed ? true : writes(this.room, this.seat, this.finished);
     this.el("chat-form").hidden = !(writing && this.voice === "member");
     this.el("chat-presets").hidden = !(writing && this.voice !== "none");
     this.el("chat-guest").hidden = !(writing && this.voice === "guest");

@@ -1,8 +1,9 @@
-// The match's chat rooms as the page holds them (docs/chat.md): the lines of each room it
-// reads, kept from the server's `lines` (after every welcome: they replace what was held) and
-// `line` messages; which rooms this visitor reads and writes; a draft checked as the server
-// checks it (the limit comes from the page constants, rules/chat.py). No DOM: chatpanel.js
-// shows it; tests/chatroom.test.js.
+// The chat rooms as a page holds them (docs/chat.md): the lines of each room it reads, kept
+// from the server's `lines` (after every welcome: they replace what was held), `line` and
+// `deleted` (a moderator's: the lines go) messages; which of a match's rooms this visitor
+// reads and writes (the lobby's page has one room, everyone's); a draft checked as the server
+// checks it (the limit comes from the page, rules/chat.py). No DOM: chatpanel.js shows it;
+// tests/chatroom.test.js.
 
 /** Rooms this visitor reads: a player the players' room (and the spectators' once the match
  * is over); anyone else the spectators' room. */
@@ -53,6 +54,13 @@ export class ChatRooms {
 
   /** Take a server message; the room it changed (and the new line, for `line`), or null. */
   receive(msg) {
+    if (msg.type === "deleted") {
+      const gone = new Set(msg.ids);
+      const held = this.lines(msg.room);
+      if (!held.some((l) => gone.has(l.id))) return null;
+      this.rooms.set(msg.room, held.filter((l) => !gone.has(l.id)));
+      return { room: msg.room, line: null };
+    }
     if (msg.type === "lines") {
       this.rooms.set(msg.room, msg.lines.slice(-this.most));
       return { room: msg.room, line: null };

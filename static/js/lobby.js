@@ -1,12 +1,15 @@
 // The lobby page: live over its websocket (/ws/lobby/), no reload. The welcome gives the whole
 // picture; coalesced updates follow (matches, open challenges); the member's own challenges
 // come as notices (notices.js). Rows are drawn from the page's <template>s, whose words the
-// server translated; figures are filled in by clubtext.js.
+// server translated; figures are filled in by clubtext.js. The lobby's chat room rides on the
+// same socket (chatpanel.js, the match page's panel with one room; its words from i18n.js).
 
+import { ChatPanel } from "./chatpanel.js";
 import { ClubSocket, readPage } from "./clubsocket.js";
 import {
   Words, challengeWho, connectionText, countdown, describeFormat, matchFigures,
 } from "./clubtext.js";
+import { translatePage } from "./i18n.js";
 import { LobbyState } from "./lobbystate.js";
 import { Notices, setSound, soundOn } from "./notices.js";
 
@@ -18,6 +21,24 @@ const state = new LobbyState(me);
 const notices = me ? new Notices({ page, words }) : null;
 const $ = (id) => root.querySelector(`[data-testid="${id}"]`);
 let connection = "connecting";
+let socket = null;
+
+// --- the lobby's chat room ----------------------------------------------------------------
+const chatBox = $("chat");
+translatePage(chatBox);
+const chatEl = (id) => chatBox.querySelector(`[data-testid="${id}"]`);
+const chat = new ChatPanel({
+  el: chatEl,
+  send: (message) => socket && socket.send(message),
+  announce: (text) => {
+    chatEl("chat-announce").textContent = text;
+  },
+  seat: null,
+  kind: chatBox.dataset.chat,
+  chat: JSON.parse(document.getElementById("chat-limits").textContent),
+  me,
+  rooms: ["lobby"],
+});
 
 /** A field's words: a string, or pieces with the players' names apart (clubtext.js
  * `formatParts`), each name drawn as the server's `player` filter draws it. */
@@ -161,6 +182,14 @@ function readRecent() {
 }
 
 function receive(msg) {
+  if (["line", "lines", "deleted", "timed_out"].includes(msg.type)) {
+    chat.receive(msg);
+    return;
+  }
+  if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
+    chat.refused(msg.message);
+    return;
+  }
   if (notices) notices.handle(msg);
   const finished = state.finished;
   if (msg.type === "welcome") {
@@ -215,6 +244,7 @@ window.clubLobby = () => {
       online: state.others(),
       incoming: me ? ids(notices.board.waitingFor(now)) : [],
       outgoing: me ? ids(notices.board.sentBy(now)) : [],
+      chat: chat.rooms.lines("lobby").map((l) => ({ id: l.id, author: l.author, text: l.text })),
     }),
   );
 };
@@ -223,4 +253,5 @@ if (notices) window.clubNotices = () => notices.snapshot();
 setInterval(() => {
   if (ticking()) render();
 }, 1000);
-new ClubSocket({ path: "/ws/lobby/", page, onMessage: receive, onState: setConnection }).open();
+socket = new ClubSocket({ path: "/ws/lobby/", page, onMessage: receive, onState: setConnection });
+socket.open();

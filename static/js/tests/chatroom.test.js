@@ -71,3 +71,22 @@ test("lines after a welcome replace the room; a line is added once, in order", (
   assert.equal(rooms.receive({ type: "pong", version: 1 }), null);
   assert.deepEqual(rooms.lines("spectators"), []);
 });
+
+test("a moderator's deletion takes the lines away, in the room it names only", () => {
+  const rooms = new ChatRooms();
+  rooms.receive({ type: "lines", room: "lobby", lines: [line(1, "a"), line(2, "rude"), line(3, "c")] });
+  rooms.receive({ type: "lines", room: "spectators", lines: [line(2, "other room")] });
+  assert.deepEqual(rooms.receive({ type: "deleted", room: "lobby", ids: [2] }), { room: "lobby", line: null });
+  assert.deepEqual(rooms.lines("lobby").map((l) => l.text), ["a", "c"]);
+  assert.deepEqual(rooms.lines("spectators").map((l) => l.text), ["other room"]);
+  assert.equal(rooms.receive({ type: "deleted", room: "lobby", ids: [2] }), null); // gone already
+});
+
+test("the timeouts' words in both languages", () => {
+  for (const tag of ["en", "ru"]) {
+    const tl = new Translator(tag);
+    assert.match(tl.t("chat.timed_out", { name: "ann", until: "21:15" }), /ann.*21:15/u);
+    assert.match(tl.t("chat.timed_out_you", { until: "21:15", reason: "spam" }), /21:15: spam$/u);
+    assert.notEqual(tl.t("chat.room.lobby"), "chat.room.lobby");
+  }
+});

@@ -1,0 +1,51 @@
+"""The lobby's chat room in Chromium (static/js/chatpanel.js on the lobby's socket,
+docs/chat.md): two members talk, by the keyboard, one on a desktop in English, the other on a
+360 px phone in Russian; a line is shown as text, never as markup, and no script runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import Server, login
+from tests.browser.test_club import lobby, lobby_state
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+MARKUP = "<img src=x onerror=alert(1)>"
+
+
+def test_two_members_talk_in_the_lobby(browser: Any, server: Server) -> None:
+    alice_context = browser.new_context(viewport=DESKTOP)
+    bob_context = browser.new_context(viewport=PHONE, locale="ru-RU")
+    try:
+        login(alice_context, server, "alice")
+        login(bob_context, server, "bob")
+        alice, bob = lobby(alice_context, server), lobby(bob_context, server)
+        dialogs: list[str] = []
+        for page in (alice, bob):
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        expect(bob.get_by_test_id("chat-room")).to_have_text("Лобби")
+        field = alice.get_by_test_id("chat-text")
+        field.focus()
+        field.fill(f"anyone for a frame? {MARKUP}")
+        field.press("Enter")  # the keyboard sends it
+        said = f"anyone for a frame? {MARKUP}"
+        expect(bob.get_by_test_id("chat-lines").locator("li").last).to_contain_text(said)
+        reply = bob.get_by_test_id("chat-text")
+        reply.focus()
+        reply.fill("давай, до трёх")
+        reply.press("Enter")
+        expect(alice.get_by_test_id("chat-lines").locator("li").last).to_contain_text(
+            "bob давай, до трёх"
+        )
+        held = [(s["author"], s["text"]) for s in lobby_state(bob)["chat"]]
+        assert held[-2:] == [("alice", said), ("bob", "давай, до трёх")]
+        assert bob.locator("[data-testid=chat-lines] img").count() == 0  # text, not markup
+        assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert not dialogs
+        assert not alice.errors and not bob.errors  # type: ignore[attr-defined]
+    finally:
+        alice_context.close()
+        bob_context.close()
