@@ -31,6 +31,8 @@ class LobbyClient:
 
     def __init__(self, user: Any = None, address: str = "127.0.0.1", lobby: bool = True) -> None:
         path = "/ws/lobby/" if lobby else "/ws/notices/"
+        self.lobby = lobby
+        self.history: dict[str, Any] | None = None  # the chat room's `lines` after the welcome
         self.ws = WebsocketCommunicator(as_user(user, address), path)
         LobbyClient.made.append(self)
         self.seen: list[dict[str, Any]] = []
@@ -39,7 +41,10 @@ class LobbyClient:
         connected, _ = await self.ws.connect()
         assert connected
         await self.send({"type": "hello", "protocol": 1})
-        return await self.expect("welcome")
+        welcome = await self.expect("welcome")
+        if self.lobby:  # the lobby's chat room's last lines follow every welcome
+            self.history = await self.expect("lines")
+        return welcome
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send_to(text_data=json.dumps(message))

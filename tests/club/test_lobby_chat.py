@@ -34,9 +34,8 @@ async def opened(user: Any) -> tuple[LobbyClient, list[dict[str, Any]]]:
     """A lobby socket greeted, and the room's lines it was sent after the welcome."""
     client = LobbyClient(user)
     await client.open()
-    lines = await client.expect("lines")
-    assert lines["room"] == "lobby"
-    return client, lines["lines"]
+    assert client.history is not None and client.history["room"] == "lobby"
+    return client, client.history["lines"]
 
 
 async def said(client: LobbyClient) -> dict[str, Any]:

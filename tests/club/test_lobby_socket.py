@@ -225,7 +225,7 @@ async def test_the_sweep_tells_both_parties_of_an_expiry(members, settings) -> N
         ("[1]", "bad_message"),
         ('{"type": "hello", "protocol": "1"}', "invalid"),
         ('{"type": "ping", "x": 1}', "invalid"),
-        ('{"type": "ping", "pad": "' + "x" * 2000 + '"}', "too_large"),
+        ('{"type": "ping", "pad": "' + "x" * 5000 + '"}', "too_large"),
     ],
 )
 async def test_bad_input_is_answered(members, raw, code) -> None:
