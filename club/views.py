@@ -29,11 +29,11 @@ from club.forms import ChallengeForm, FormatForm, GuestForm
 from club.models import Challenge
 from club.service import ClubError
 from club.text import error_text, handicap_refusal
-from rules import chat as chat_rules
 from game.models import Match
 from ratings import handicaps
 from ratings import service as ratings_service
 from rules import challenges as rules
+from rules import chat as chat_rules
 from rules.challenges import Kind, Party, Status
 from rules.handicap import OVERRIDE_RANGE
 

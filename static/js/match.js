@@ -146,7 +146,7 @@ if (root.dataset.hint) {
 }
 
 function receive(msg) {
-  if (msg.type === "line" || msg.type === "lines") {
+  if (["line", "lines", "deleted", "timed_out"].includes(msg.type)) {
     chat.receive(msg);
     return;
   }
