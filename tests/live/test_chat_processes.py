@@ -1,17 +1,21 @@
-"""The match's chat rooms across two daphne processes sharing PostgreSQL and Redis: a line
-said on one reaches the room's readers on the other, each writer's lines in the order said,
-and a spectator's never the players'.
+"""The chat rooms across two daphne processes sharing PostgreSQL and Redis: a line said on one
+reaches the room's readers on the other, each writer's lines in the order said, and a
+spectator's never the players'; the lobby's room is one room across the processes.
 
 Needs Redis and PostgreSQL (REDIS_URL / DATABASE_URL, else the local defaults); it fails,
 never skips, without them."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect
+from websockets.typing import Origin
 
 from tests.live.harness import Daphne, LiveClient, run_ctl
 
@@ -76,3 +80,75 @@ async def test_two_processes_hear_each_others_lines_in_order(
     finally:
         for client in clients:
             await client.close()
+
+
+class LobbyTalker:
+    """A member's lobby socket (/ws/lobby/) that keeps the chat's `line` messages it hears."""
+
+    def __init__(self, name: str, cookie: str) -> None:
+        self.name, self.cookie = name, cookie
+        self.lines: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] | None = None
+        self.heard = asyncio.Event()
+        self.ws: Any = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def open(self, server: Daphne) -> None:
+        self.ws = await connect(
+            f"{server.url}/ws/lobby/", additional_headers={"Cookie": self.cookie},
+            origin=Origin(f"http://127.0.0.1:{server.port}"), proxy=None, compression=None,
+        )  # fmt: skip
+        await self.ws.send(json.dumps({"type": "hello", "protocol": 1}))
+        while self.history is None:
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), 20))
+            if message["type"] == "lines":
+                self.history = message["lines"]
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for text in self.ws:
+            message = json.loads(text)
+            if message["type"] == "line":
+                self.lines.append(message["line"])
+                self.heard.set()
+
+    async def until(self, count: int) -> None:
+        async with asyncio.timeout(20):
+            while len(self.lines) < count:
+                self.heard.clear()
+                await self.heard.wait()
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        if self.ws is not None:
+            await self.ws.close()
+
+
+async def test_the_lobbys_room_is_one_room_across_processes(
+    servers: tuple[Daphne, Daphne], server_env: dict[str, str]
+) -> None:
+    one, two = servers
+    setup: dict[str, Any] = run_ctl(server_env, "setup")
+    name = setup["cookie_name"]
+    alice = LobbyTalker("alice", f"{name}={setup['sessions']['alice']}")
+    bob = LobbyTalker("bob", f"{name}={setup['sessions']['bob']}")
+    try:
+        await alice.open(one)
+        await bob.open(two)
+        alices = ["anyone for a frame?", "best of three", "see you at the table"]
+        bobs = ["me", "fine by me", "on my way"]
+        for a, b in zip(alices, bobs, strict=True):  # sent together, without waiting
+            await alice.ws.send(json.dumps({"type": "say", "text": a}))
+            await bob.ws.send(json.dumps({"type": "say", "text": b}))
+        for talker in (alice, bob):
+            await talker.until(6)
+            assert [s["text"] for s in talker.lines if s["author"] == "alice"] == alices
+            assert [s["text"] for s in talker.lines if s["author"] == "bob"] == bobs
+        # The same room on both: ids in the order stored, which the page shows.
+        assert sorted((s["id"], s["text"]) for s in alice.lines) == sorted(
+            (s["id"], s["text"]) for s in bob.lines
+        )
+    finally:
+        for talker in (alice, bob):
+            await talker.close()
