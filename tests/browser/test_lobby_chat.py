@@ -1,6 +1,7 @@
 """The lobby's chat room in Chromium (static/js/chatpanel.js on the lobby's socket,
 docs/chat.md): two members talk, by the keyboard, one on a desktop in English, the other on a
-360 px phone in Russian; a line is shown as text, never as markup, and no script runs."""
+360 px phone in Russian; a line is shown as text, never as markup, and no script runs; an
+organiser deletes a line in the admin and it leaves both open pages without a reload."""
 
 from __future__ import annotations
 
@@ -44,6 +45,31 @@ def test_two_members_talk_in_the_lobby(browser: Any, server: Server) -> None:
         assert held[-2:] == [("alice", said), ("bob", "давай, до трёх")]
         assert bob.locator("[data-testid=chat-lines] img").count() == 0  # text, not markup
         assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+        # Carol, an organiser, deletes Alice's line in the admin: it leaves both open pages.
+        server.manage(
+            "from django.contrib.auth import get_user_model\n"
+            "get_user_model().objects.filter(username='carol')"
+            ".update(is_staff=True, is_superuser=True)\n"
+        )
+        carol_context = browser.new_context(viewport=DESKTOP)
+        try:
+            login(carol_context, server, "carol")
+            admin = carol_context.new_page()
+            admin.goto(f"{server.url}/admin/chat/line/?q=frame")
+            admin.locator("input[name=_selected_action]").first.check()
+            admin.select_option("select[name=action]", "delete_lines")
+            admin.locator("button[name=index]").click()
+            expect(admin.locator(".messagelist")).to_be_visible()
+        finally:
+            carol_context.close()
+        for page in (alice, bob):
+            page.wait_for_function(
+                "(said) => !clubLobby().chat.some((l) => l.text === said)", arg=said
+            )
+            lines = page.get_by_test_id("chat-lines")
+            expect(lines).not_to_contain_text("anyone for a frame?")
+            expect(lines).to_contain_text("давай, до трёх")
         assert not dialogs
         assert not alice.errors and not bob.errors  # type: ignore[attr-defined]
     finally:
