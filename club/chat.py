@@ -30,7 +30,7 @@ from club.protocol.ipc import (
     user_group,
 )
 from game.broadcast import on_commit
-from game.chat import line_out
+from game.chat import line_out, played
 from rules.chat import HISTORY
 
 
@@ -47,9 +47,10 @@ def lobby_room() -> Room:
 def say(
     user: Visitor, text: str | None, preset: str | None, now: datetime, sender: str
 ) -> LineMessage:
-    """Store `user`'s line in the lobby's room (or raise `chat.ChatRefused`): the message
-    for the lobby group, its `text` the `line` the writer is sent first."""
-    said = chat.say(lobby_room(), user, text, now, preset=preset)
+    """Store `user`'s line in the lobby's room (or raise `chat.ChatRefused`: during the panic
+    switch only members of some standing write here, `chat_panic`): the message for the
+    lobby group, its `text` the `line` the writer is sent first."""
+    said = chat.say(lobby_room(), user, text, now, preset=preset, played=played(user))
     text_out = server_out.Line(line=line_out(said)).text()
     return {
         "type": "lobby.line", "text": text_out, "author": said.author_id,

@@ -167,3 +167,21 @@ async def test_a_blocked_members_lines_never_reach_the_blocker(people: Any) -> N
         await ann.expect("pong")
     await ben.send({"type": "say", "text": "hello again"})
     assert (await said(ann))["text"] == "hello again"
+
+
+async def test_the_panic_switch_and_a_new_members_link_are_refused_in_words(
+    people: Any,
+) -> None:
+    from chat import moderation
+
+    ann_u, *_, org = people
+    ann, _ = await opened(ann_u)
+    await ann.send({"type": "say", "text": "join us at www.example.com"})
+    refused = await ann.expect("error")
+    assert refused["code"] == "chat_no_links" and "link" in refused["message"]
+    await sync_to_async(moderation.panic)(org, 1, "a raid", clock.now())
+    await ann.send({"type": "say", "text": "hello"})
+    refused = await ann.expect("error")
+    assert refused["code"] == "chat_panic" and "standing" in refused["message"]
+    await ann.send({"type": "ping"})
+    await ann.expect("pong")
