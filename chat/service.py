@@ -16,6 +16,7 @@ from typing import cast
 from django.db import transaction
 
 from accounts.visitors import Visitor
+from chat import words
 from chat.models import Action, Line, Panic, Preference, Room, Timeout, Troll
 from chat.signals import Moderated, moderated
 from rules import chat as rules
@@ -38,10 +39,12 @@ class Said:
     room: Room
     author: str  # the author's name
     author_id: int
-    text: str
+    text: str  # as written (the moderators'); readers get `shown`, or `mild`
     preset: str | None
     at: datetime
     shadow: bool
+    shown: str = ""  # the words' strong and mild words masked (chat/words.py)
+    mild: str | None = None  # only the strong ones masked, where that differs
 
 
 def _nobody(reader: int) -> frozenset[int]:
@@ -87,9 +90,11 @@ def is_member(user: Visitor) -> bool:
 
 
 def _said(line: Line, name: str) -> Said:
+    masked = words.mask(line.text) if not line.preset else words.Masked(line.text, line.text)
     return Said(
         id=line.pk, room=line.room, author=name, author_id=line.author_id, text=line.text,
-        preset=line.preset or None, at=line.at, shadow=line.shadow,
+        preset=line.preset or None, at=line.at, shadow=line.shadow, shown=masked.text,
+        mild=masked.strong if masked.strong != masked.text else None,
     )  # fmt: skip
 
 

@@ -42,7 +42,12 @@ class Told:
 
 def line_out(said: chat.Said) -> server_out.LineOut:
     return server_out.LineOut(
-        id=said.id, author=said.author, words=said.text, preset=said.preset, at=said.at
+        id=said.id,
+        author=said.author,
+        words=said.shown,
+        mild=said.mild,
+        preset=said.preset,
+        at=said.at,
     )
 
 

@@ -563,8 +563,11 @@ class LineOut(_Out):
 
     id: int
     author: str
-    # `text` on the wire (the model's text() is its JSON, as every message's)
+    # `text` on the wire (the model's text() is its JSON, as every message's): strong and mild
+    # words masked (chat/words.py); `mild`: only the strong ones, for a reader who shows mild
+    # words (chat.Preference), where that differs
     words: str = Field(validation_alias="text", serialization_alias="text")
+    mild: str | None = None
     preset: str | None
     at: datetime
 

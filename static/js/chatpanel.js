@@ -13,8 +13,9 @@ export class ChatPanel {
   /** `el(testid)`, `send(message)`, `announce(text)`, `seat`, `kind` (member, guest or ''),
    * `chat` (the page constants' limits and presets), `me` (this visitor's name), `rooms`
    * (a page of fixed rooms, everyone writing in them: the lobby's ["lobby"]; else a
-   * match's, by `seat`). */
-  constructor({ el, send, announce, seat, kind, chat, me, rooms = null }) {
+   * match's, by `seat`); `mild`: the reader shows mild words, `off`: a player reads no
+   * players' room (their chat settings). */
+  constructor({ el, send, announce, seat, kind, chat, me, rooms = null, mild = false, off = false }) {
     this.el = el;
     this.send = send;
     this.announce = announce;
@@ -22,6 +23,8 @@ export class ChatPanel {
     this.voice = voice(kind);
     this.chat = chat;
     this.me = me;
+    this.mild = mild;
+    this.off = off;
     this.rooms = new ChatRooms();
     this.fixed = rooms;
     this.finished = false;
@@ -52,7 +55,8 @@ export class ChatPanel {
 
   /** The rooms this visitor reads now. */
   read() {
-    return this.fixed || roomsRead(this.seat, this.finished);
+    const read = this.fixed || roomsRead(this.seat, this.finished);
+    return this.off ? read.filter((room) => room !== "players") : read;
   }
 
   receive(msg) {
@@ -66,7 +70,7 @@ export class ChatPanel {
     const line = changed.line;
     if (line && line.author !== this.me) {
       const room = t(`chat.room.${changed.room}`);
-      this.announce(`${room}. ${t("chat.said", { name: playerName(line.author), text: lineWords(line, t) })}`);
+      this.announce(`${room}. ${t("chat.said", { name: playerName(line.author), text: lineWords(line, t, this.mild) })}`);
     }
   }
 
@@ -109,6 +113,10 @@ export class ChatPanel {
 
   render() {
     const read = this.read();
+    // Nothing to read (a player who turned the players' chat off, while the match is on).
+    const box = this.el("chat"); // the match page's panel (the lobby's is the box itself)
+    if (box) box.hidden = read.length === 0;
+    if (read.length === 0) return;
     if (!read.includes(this.room)) this.room = read[0];
     const tabs = this.el("chat-tabs");
     tabs.replaceChildren();
@@ -142,7 +150,7 @@ export class ChatPanel {
         const li = document.createElement("li");
         const who = document.createElement("b");
         who.textContent = playerName(line.author);
-        li.append(who, document.createTextNode(` ${lineWords(line, t)}`));
+        li.append(who, document.createTextNode(` ${lineWords(line, t, this.mild)}`));
         return li;
       }),
     );

@@ -37,9 +37,11 @@ export function draftRefusal(text, maxLength) {
   return null;
 }
 
-/** The words a line shows: a preset in the reader's language, else the author's own. */
-export function lineWords(line, t) {
-  return line.preset ? t(`chat.preset.${line.preset}`) : line.text;
+/** The words a line shows: a preset in the reader's language, else the author's own as the
+ * server masked them (chat/words.py): `mild` for a reader who shows mild words. */
+export function lineWords(line, t, mild = false) {
+  if (line.preset) return t(`chat.preset.${line.preset}`);
+  return mild && line.mild ? line.mild : line.text;
 }
 
 export class ChatRooms {

@@ -38,6 +38,7 @@ const chat = new ChatPanel({
   chat: JSON.parse(document.getElementById("chat-limits").textContent),
   me,
   rooms: ["lobby"],
+  mild: chatBox.dataset.mild === "1",
 });
 
 /** A field's words: a string, or pieces with the players' names apart (clubtext.js

@@ -78,6 +78,8 @@ const chat = new ChatPanel({
   kind: root.dataset.chat,
   chat: CONSTANTS.chat,
   me: root.dataset.me,
+  mild: root.dataset.mild === "1",
+  off: root.dataset.chatOff === "1",
 });
 
 const decision = new DecisionPanel(panels.el, () => {

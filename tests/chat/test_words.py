@@ -74,3 +74,27 @@ def test_masking_is_stable(line: str) -> None:
     if not any(ch.isalpha() for ch in line):
         assert once.text == line
     assert MASK in once.text or once.text == line or MASK in line
+
+
+@pytest.mark.django_db
+def test_a_rooms_readers_get_the_masked_words_and_the_moderators_what_was_written() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from django.contrib.auth.models import User
+
+    from chat import service
+    from game.chat import line_out
+
+    ann = User.objects.create(username="ann", password="pbkdf2_sha256$1$s$h")
+    room = service.room("players", 9)
+    t0 = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)
+    mild = service.say(room, ann, "damn it", t0, player=True)
+    strong = service.say(room, ann, "fucking kick", t0 + timedelta(seconds=3), player=True)
+    preset = service.say(
+        room, ann, None, t0 + timedelta(seconds=6), preset="good_shot", player=True
+    )
+    wire = [line_out(s).model_dump(mode="json", by_alias=True) for s in (mild, strong, preset)]
+    assert [(w["text"], w["mild"]) for w in wire] == [
+        ("*** it", "damn it"), ("*** kick", None), ("good_shot", None),
+    ]  # fmt: skip
+    assert [s.text for s in service.recent(room)] == ["damn it", "fucking kick", "good_shot"]

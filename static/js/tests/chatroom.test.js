@@ -50,6 +50,11 @@ test("a preset line is said in the reader's language, a member's words as they a
   assert.equal(lineWords(line(1, "good_shot", "good_shot"), tr(en)), "Good shot");
   assert.equal(lineWords(line(1, "good_shot", "good_shot"), tr(ru)), "Хороший удар");
   assert.equal(lineWords(line(2, "<b>hi</b>"), tr(en)), "<b>hi</b>");
+  // The server's masking (chat/words.py): `mild` for a reader who shows mild words.
+  const masked = { ...line(3, "*** it"), mild: "damn it" };
+  assert.equal(lineWords(masked, tr(en)), "*** it");
+  assert.equal(lineWords(masked, tr(en), true), "damn it");
+  assert.equal(lineWords(line(4, "*** sake"), tr(en), true), "*** sake"); // strong: no `mild`
   for (const key of CONSTANTS.chat.presets) {
     assert.notEqual(en.t(`chat.preset.${key}`), `chat.preset.${key}`);
     assert.notEqual(ru.t(`chat.preset.${key}`), `chat.preset.${key}`);
