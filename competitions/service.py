@@ -133,10 +133,10 @@ def withdraw(competition_id: int, member: User, now: datetime, by: User | None =
     """A member withdraws their entry while entry is open; after a round robin's draw, they
     (or an organiser, `by`) withdraw them from play (`_withdraw_from_play`). (A knockout's
     withdrawal after the draw is still to be built.)"""
+    if by is not None and by.pk != member.pk:
+        _organiser(by)
     row = Competition.objects.filter(pk=competition_id).first()
     if row is not None and row.round_robin and row.status == Status.IN_PLAY:
-        if by is not None and by.pk != member.pk:
-            _organiser(by)
         _withdraw_from_play(row.pk, member, now)
         return
     with transaction.atomic():

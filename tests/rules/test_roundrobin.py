@@ -168,7 +168,9 @@ def test_sixty_four_in_eight_groups_then_a_knockout_of_sixteen(seed: int, rnd) -
 
 
 @given(fields, st.integers(1, 4), st.integers(0, 2**48))
-def test_a_group_draw_is_pots_drawn_from_its_seed(ranking: list[int], count: int, seed: int) -> None:
+def test_a_group_draw_is_pots_drawn_from_its_seed(
+    ranking: list[int], count: int, seed: int
+) -> None:
     """Each pot of `count` keeps its members, in an order drawn from the seed, the same every
     time; one group is the ranking itself."""
     made = roundrobin.drawn(ranking, count, seed)
