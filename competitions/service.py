@@ -45,6 +45,7 @@ from fixtures.models import Fixture
 from fixtures.service import FixtureError
 from game import service as game_service
 from game.models import Match
+from members.figures import finished as figures_of
 from ratings import service as ratings
 from ratings.models import Kind as RatedKind
 from ratings.models import Rating
@@ -52,6 +53,7 @@ from rules import bracket as rules
 from rules import roundrobin, seeding, standings
 from rules.errors import IllegalRequest, Refused
 from rules.match import frames_to_win, match_from_json
+from rules.state import Player, opponent
 
 FIXTURE_KIND = "competition"  # the competitions' fixtures (fixtures.service.register)
 Status = Competition.Status
@@ -335,13 +337,11 @@ def _played(match: Match) -> tuple[int, int, tuple[int, int], tuple[int, int]]:
     """A round robin's match played out: the winner, the loser, their frames (a conceded match:
     the winner credited with the frames needed, as if the rest were conceded) and their
     highest breaks."""
-    from members.figures import finished as figures_of
-
     state = match_from_json(match.state)
     assert state.winner is not None
     won = state.winner
-    lost = "B" if won == "A" else "A"
-    seats = {"A": int(match.player_a_id), "B": int(match.player_b_id)}
+    lost = opponent(won)
+    seats: dict[Player, int] = {"A": int(match.player_a_id), "B": int(match.player_b_id)}
     need = frames_to_win(match.best_of)
     frames = (need, min(state.frames_won(lost), need - 1))
     made = figures_of(match).figures
