@@ -38,6 +38,7 @@ class Competition(models.Model):
     class Format(models.TextChoices):
         KNOCKOUT = rules.Format.SINGLE.value, _("knockout")
         ROUND_ROBIN = "round_robin", _("round robin")
+        GROUPS = "groups", _("groups, then a knockout")
 
     class Status(models.TextChoices):
         OPEN = "open", _("open for entry")
@@ -68,6 +69,13 @@ class Competition(models.Model):
     cycles = models.PositiveSmallIntegerField(
         _("times round"), default=1, choices=[(1, _("once round")), (2, _("twice round"))]
     )
+    # Groups, then a knockout: the top `advance` of each group go through
+    # (rules.roundrobin.qualifiers), seeded for the knockout in `knockout_seeds` (member ids,
+    # rules.roundrobin.crossed) once the groups are decided; `slots` are then its places.
+    advance = models.PositiveSmallIntegerField(
+        _("through from each group"), default=2, validators=[MinValueValidator(1)]
+    )
+    knockout_seeds = models.JSONField(null=True, blank=True)
     entry_deadline = models.DateTimeField(_("entry closes"))
     # Each match's window: to be played within this time of its players becoming known.
     play_time = models.DurationField(
@@ -112,7 +120,13 @@ class Competition(models.Model):
 
     @property
     def round_robin(self) -> bool:
-        return self.format == self.Format.ROUND_ROBIN
+        """Played in groups (a round robin, or the group stage before a knockout)."""
+        return self.format in (self.Format.ROUND_ROBIN, self.Format.GROUPS)
+
+    @property
+    def group_stage(self) -> bool:
+        """Groups, then a knockout."""
+        return self.format == self.Format.GROUPS
 
     def plan(self) -> rules.BestOf:
         return rules.BestOf(

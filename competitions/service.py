@@ -90,27 +90,32 @@ def open_competition(
     by: User, name: str, now: datetime, entry_deadline: datetime, *, name_ru: str = "",
     best_of: rules.BestOf | None = None, rated: bool = True, play_time: timedelta | None = None,
     format: str = Competition.Format.KNOCKOUT, groups: int = 1, cycles: int = 1,
+    advance: int = 2,
 ) -> Competition:  # fmt: skip
-    """An organiser opens a knockout, or a round robin of `groups` groups played `cycles`
-    times round (each match the best of `best_of.rounds`), for entry until `entry_deadline`."""
+    """An organiser opens a knockout, a round robin of `groups` groups played `cycles` times
+    round (each match the best of `best_of.rounds`), or such groups followed by a knockout of
+    the top `advance` of each (played by `best_of`), for entry until `entry_deadline`."""
     _organiser(by)
     plan = best_of or rules.BestOf(3)
     if entry_deadline <= now:
         raise CompetitionError("deadline_passed", "entry must close in the future")
     if format not in Competition.Format.values:
         raise CompetitionError("bad_format", f"no format {format!r}")
-    if format == Competition.Format.ROUND_ROBIN:
+    if format in (Competition.Format.ROUND_ROBIN, Competition.Format.GROUPS):
         if groups < 1:
             raise CompetitionError("bad_groups", "a round robin has at least one group")
         if cycles not in (1, 2):
             raise CompetitionError("bad_cycles", "a round robin is played once or twice round")
-        plan = rules.BestOf(plan.rounds)  # every match of a group alike
+        if format == Competition.Format.GROUPS and (advance < 1 or groups * advance < 2):
+            raise CompetitionError("bad_advance", "the knockout needs two players or more")
     else:
         groups, cycles = 1, 1
+    if format == Competition.Format.ROUND_ROBIN:
+        plan = rules.BestOf(plan.rounds)  # every match of a group alike
     return Competition.objects.create(
         name=name, name_ru=name_ru, format=format, best_of=plan.rounds,
         best_of_semi_finals=plan.semi_finals, best_of_final=plan.final, rated=rated,
-        groups=groups, cycles=cycles, entry_deadline=entry_deadline, organiser=by,
+        groups=groups, cycles=cycles, advance=advance, entry_deadline=entry_deadline, organiser=by,
         created=now, play_time=play_time or DEFAULT_PLAY_TIME,
     )  # fmt: skip
 
@@ -139,6 +144,8 @@ def withdraw(competition_id: int, member: User, now: datetime, by: User | None =
         _organiser(by)
     row = Competition.objects.filter(pk=competition_id).first()
     if row is not None and row.round_robin and row.status == Status.IN_PLAY:
+        if row.slots is not None:  # the knockout after the groups: still to be built
+            raise CompetitionError("entry_closed", "entry to this competition is closed")
         _withdraw_from_play(row.pk, member, now)
         return
     with transaction.atomic():
@@ -198,13 +205,15 @@ def bracket_of(row: Competition) -> rules.Bracket:
     """The competition's bracket: the draw's places and seeds, and the decisions made."""
     if row.slots is None:
         raise CompetitionError("not_drawn", "this competition is not drawn yet")
-    seeds = (
+    seeds = row.knockout_seeds or (
         Entrant.objects.filter(competition=row).order_by("seed").values_list("member_id", flat=True)
     )
     shape = rules.single(tuple(row.slots), tuple(seeds))
     decisions = tuple(
         (rules.Key.parse(d.key), rules.Decision(d.winner_id, rules.How(d.how)))
-        for d in Decision.objects.filter(competition=row).order_by("pk")
+        for d in Decision.objects.filter(competition=row)
+        .exclude(key__startswith="g")
+        .order_by("pk")
     )
     return replace(shape, decisions=decisions)
 
@@ -266,6 +275,8 @@ def _draw_groups(row: Competition, seed: int, now: datetime) -> None:
         dealt = roundrobin.groups(seeds, row.groups)
     except IllegalRequest as exc:
         raise CompetitionError(exc.code, exc.detail) from None
+    if row.group_stage and row.advance > min(len(g) for g in dealt):
+        raise CompetitionError("bad_advance", f"{row.advance} cannot go through from each group")
     group_of = {m: g for g, members_ in enumerate(dealt, start=1) for m in members_}
     for entrant in entrants:
         entrant.seed = seeds.index(entrant.member_id) + 1
@@ -318,11 +329,21 @@ def tables_of(entrants: list[Entrant], decisions: list[Decision]) -> list[standi
 
 
 def _rr_go_on(row: Competition, now: datetime) -> None:
-    """After a round robin's decision: once every fixture is decided, it is finished, and a
-    single group's top is the champion. (The caller holds the competition's row.)"""
-    keys = set(Pairing.objects.filter(competition=row).values_list("key", flat=True))
-    decided = list(Decision.objects.filter(competition=row))
-    if keys - {d.key for d in decided}:
+    """After a round robin's decision: once every group fixture is decided, a round robin is
+    finished (a single group's top the champion); groups before a knockout send their top
+    `advance` into it, crossed (`rules.roundrobin.qualifiers`, `crossed`), and its first
+    round's fixtures are made. (The caller holds the competition's row.)"""
+    groups = Pairing.objects.filter(competition=row, key__startswith="g")
+    keys = set(groups.values_list("key", flat=True))
+    decided = list(Decision.objects.filter(competition=row, key__startswith="g"))
+    if keys - {d.key for d in decided} or row.slots is not None:
+        return
+    if row.group_stage:
+        tables = tables_of(list(Entrant.objects.filter(competition=row)), decided)
+        seeds = roundrobin.crossed(roundrobin.qualifiers(tables, row.advance))
+        row.knockout_seeds, row.slots = list(seeds), list(seeding.place(seeds))
+        row.save(update_fields=["knockout_seeds", "slots"])
+        _go_on(row, bracket_of(row), now)
         return
     champion = None
     if row.groups == 1:
@@ -453,7 +474,7 @@ def award(competition_id: int, key: str, winner: User, by: User, now: datetime) 
             pairing.fixture.flagged and pairing.fixture.status == Fixture.Status.DECIDED
         ):
             raise CompetitionError("not_flagged", "this match is not waiting for an organiser")
-        if row.round_robin:
+        if key.startswith("g"):
             f = pairing.fixture
             if Decision.objects.filter(competition=row, key=key).exists():
                 raise CompetitionError("not_flagged", "this match is not waiting for an organiser")
@@ -498,7 +519,7 @@ class CompetitionFixtures:
         if pairing is None:
             return False
         row = _locked(pairing.competition_id)
-        if row.round_robin:
+        if pairing.key.startswith("g"):
             return _rr_decided(row, pairing, fixture, match, now)
         bracket = bracket_of(row)
         key = rules.Key.parse(pairing.key)

@@ -30,6 +30,7 @@ ERRORS: dict[str, Promise] = {
     "bad_format": gettext_lazy("There is no such format."),
     "bad_groups": gettext_lazy("Each group needs at least two entrants."),
     "bad_cycles": gettext_lazy("A round robin is played once or twice round."),
+    "bad_advance": gettext_lazy("That many cannot go through from each group."),
     "withdrawn_already": gettext_lazy("This member has withdrawn already."),
     "not_in_play": gettext_lazy("This competition is not in play."),
 }

@@ -106,7 +106,9 @@ def _rounds(row: Competition, names: dict[int, str], me: int | None) -> list[Rou
     bracket = service.bracket_of(row)
     pairings = {
         p.key: p.fixture
-        for p in Pairing.objects.filter(competition=row).select_related("fixture__match")
+        for p in Pairing.objects.filter(competition=row)
+        .exclude(key__startswith="g")
+        .select_related("fixture__match")
     }
     rounds: dict[int, list[Shown]] = {}
     for m in rules.matches(bracket).values():
@@ -189,8 +191,8 @@ def _round_robin(
         )  # fmt: skip
         groups.append(Group(number, group_name(number), rows))
     rounds: dict[int, list[Shown]] = {}
-    pairings = Pairing.objects.filter(competition=row).select_related("fixture__match")
-    for p in pairings.order_by("pk"):
+    pairings = Pairing.objects.filter(competition=row, key__startswith="g")
+    for p in pairings.select_related("fixture__match").order_by("pk"):
         fixture, decision = p.fixture, by_key.get(p.key)
         group, number, _ = service.parse_rr_key(p.key)
         state = _rr_state(decision, fixture)
@@ -214,11 +216,13 @@ def _round_robin(
         for n, matches in sorted(rounds.items())
     ]
     winners = []
-    if row.status == Competition.Status.FINISHED and several:
+    if row.status == Competition.Status.FINISHED and several and not row.group_stage:
         winners = [(g.name, g.rows[0].name) for g in groups]
     return {
         "groups": groups,
-        "rounds": shown,
+        "group_rounds": shown,
+        # Before a knockout, the groups' rounds are `group-round-<n>`; the bracket's `round-<n>`.
+        "group_prefix": "group-" if row.group_stage else "",
         "criteria": [criterion_name(c) for c in standings.CRITERIA],
         "group_winners": winners,
     }
@@ -247,7 +251,7 @@ def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
         "earliest": timezone.localtime(),
         "drawn": row.drawn is not None,
         # A round robin in play: an entrant still playing may withdraw (docs/competitions.md).
-        "may_withdraw": row.round_robin and in_play and any(
+        "may_withdraw": row.round_robin and in_play and row.slots is None and any(
             e.member_id == me and e.withdrawn is None for e in entrants
         ),
     }  # fmt: skip
@@ -266,6 +270,10 @@ class NewForm(forms.Form):
     groups = forms.IntegerField(
         label=gettext_lazy("Round robin: groups"), initial=1, min_value=1, max_value=26,
         required=False,
+    )  # fmt: skip
+    advance = forms.IntegerField(
+        label=gettext_lazy("Groups, then a knockout: through from each group"), initial=2,
+        min_value=1, max_value=16, required=False,
     )  # fmt: skip
     cycles = forms.TypedChoiceField(
         label=gettext_lazy("Round robin: played"), coerce=int, initial=1, required=False,
@@ -312,6 +320,7 @@ def new_competition(request: HttpRequest) -> HttpResponse:
                 name_ru=data["name_ru"], best_of=plan, rated=data["rated"],
                 play_time=timedelta(days=data["play_days"]), format=data["format"],
                 groups=data["groups"] or 1, cycles=data["cycles"] or 1,
+                advance=data["advance"] or 2,
             )  # fmt: skip
         except CompetitionError as exc:
             form.add_error("entry_deadline", error_text(exc.code))

@@ -26,7 +26,7 @@ def competition_of(match: Any) -> dict[str, Any] | None:
     except ObjectDoesNotExist:
         return None
     row = pairing.competition
-    if row.round_robin:
+    if pairing.key.startswith("g"):  # a group's match (service.rr_key)
         group, number, _ = parse_rr_key(pairing.key)
         name = rr_round_name(number, group if row.groups > 1 else None)
         return {"competition": row, "round": name}

@@ -200,3 +200,51 @@ def test_a_flagged_fixture_is_given_by_an_organiser(organiser, members) -> None:
     assert p is not None and p.fixture.flagged
     made = service.award(row.pk, p.key, p.fixture.first, organiser, timezone.now())
     assert (made.how, made.winner_id, made.winner_frames) == ("walkover", p.fixture.first_id, 2)
+
+
+def test_groups_then_a_knockout(organiser, members) -> None:
+    """Two groups of three, the top two of each through: the group winners seeded first,
+    each meeting the other group's runner-up in the semi-finals; the final's winner is the
+    champion."""
+    now = timezone.now()
+    for m in members:
+        Rating.objects.create(member=m, rating=RATINGS[m.username], rd=60.0)
+    row = service.open_competition(
+        organiser, "Winter cup", now, now + timedelta(days=1), best_of=rules.BestOf(1, final=3),
+        format="groups", groups=2, advance=2,
+    )  # fmt: skip
+    for m in members:
+        service.enter(row.pk, m, now)
+    service.draw(row.pk, organiser, now, seed=4)
+    groups, pairs = drawn(row)
+    assert len(pairs) == 6 and all(p[0].startswith("g") for p in pairs)
+    play_all(row, played=False)  # the groups
+    row.refresh_from_db()
+    assert row.status == "in_play" and row.slots is not None and row.knockout_seeds is not None
+    names = {m.pk: m.username for m in members}
+    seeds = [names[s] for s in row.knockout_seeds]
+    assert seeds == [groups[0][0], groups[1][0], groups[0][1], groups[1][1]]
+    semis = Pairing.objects.filter(competition=row, key__startswith="w").select_related(
+        "fixture__first", "fixture__second"
+    )
+    met = {frozenset((p.fixture.first.username, p.fixture.second.username)) for p in semis}
+    assert met == {frozenset((groups[0][0], groups[1][1])), frozenset((groups[1][0], groups[0][1]))}
+    play_all(row, played=False)  # the semi-finals
+    final = Pairing.objects.get(competition=row, key="w2.0")
+    assert final.fixture.match.best_of == 3
+    play_all(row, played=False)
+    row.refresh_from_db()
+    assert (row.status, row.champion.username) == ("finished", "ann")
+    assert Decision.objects.filter(competition=row).count() == 9
+
+
+def test_groups_refuse_more_through_than_a_group_holds(organiser, members) -> None:
+    now = timezone.now()
+    row = service.open_competition(
+        organiser, "Cup", now, now + timedelta(days=1), format="groups", groups=2, advance=4
+    )
+    for m in members:
+        service.enter(row.pk, m, now)
+    with pytest.raises(CompetitionError) as caught:
+        service.draw(row.pk, organiser, now, seed=1)
+    assert caught.value.code == "bad_advance"

@@ -192,3 +192,32 @@ def test_a_match_names_its_group_and_round(client: Client, organiser, members) -
     match_id = Pairing.objects.get(competition=row, key="g2.1.0").fixture.match_id
     html = client.get(f"/match/{match_id}/").content.decode()
     assert 'data-testid="match-competition"' in html and "Group B · Round 1" in html
+
+
+def test_groups_then_a_knockout_on_the_page(client: Client, organiser, members) -> None:
+    staff = logged_in(organiser)
+    deadline = (timezone.localtime() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    form = {"name": "Cup", "format": "groups", "best_of": "1", "groups": "2", "advance": "2",
+            "cycles": "1", "rated": "on", "entry_deadline": deadline, "play_days": "7"}  # fmt: skip
+    assert staff.post("/competitions/new/", form).status_code == 302
+    row = Competition.objects.get(name="Cup")
+    assert (row.format, row.groups, row.advance) == ("groups", 2, 2)
+    for m in members:
+        Rating.objects.create(member=m, rating=RATINGS[m.username], rd=60.0)
+        service.enter(row.pk, m, timezone.now())
+    assert staff.post(f"/competitions/{row.pk}/draw/").status_code == 302
+    page = f"/competitions/{row.pk}/"
+    html = client.get(page).content.decode()
+    assert html.count('data-testid="standings"') == 2 and 'data-testid="bracket"' not in html
+    assert re.findall(r'data-testid="group-round-(\d)"', html) == ["1", "2", "3"]
+    play_all(row)
+    html = client.get(page).content.decode()
+    assert 'data-testid="bracket"' in html and "Semi-final" in html and "Group matches" in html
+    assert re.findall(r'data-testid="round-(\d)"', html) == ["1", "2"]
+    assert 'data-testid="fixture-w1.0" data-state="waiting"' in html
+    assert 'data-testid="group-winners"' not in html
+    play_all(row)
+    play_all(row)
+    html = client.get(page, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert 'data-testid="champion" data-winner="ann"' in html
+    assert "Полуфинал" in html and "Матчи в группах" in html
