@@ -221,3 +221,19 @@ def test_groups_then_a_knockout_on_the_page(client: Client, organiser, members) 
     html = client.get(page, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert 'data-testid="champion" data-winner="ann"' in html
     assert "Полуфинал" in html and "Матчи в группах" in html
+
+
+def test_groups_then_a_knockout_cost_the_same_once_the_bracket_is_made(
+    client: Client, organiser, members
+) -> None:
+    now = timezone.now()
+    for m in members:
+        Rating.objects.create(member=m, rating=RATINGS[m.username], rd=60.0)
+    row = service.open_competition(
+        organiser, "Cup", now, now + timedelta(days=1), format="groups", groups=2, advance=2
+    )
+    for m in members:
+        service.enter(row.pk, m, now)
+    service.draw(row.pk, organiser, now, seed=2)
+    play_all(row)  # the groups: the bracket is made
+    same_cost(lambda: client.get(f"/competitions/{row.pk}/"), lambda: play_all(row), most=16)
