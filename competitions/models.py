@@ -1,12 +1,16 @@
 """The club's competitions: what is stored (competitions/service.py writes all of it).
 
-- `Competition`: one competition, its settings (a single-elimination knockout for now), its
-  state, and once drawn the draw's stored seed and first-round places.
-- `Entrant`: a member entered, with their seed number once drawn.
-- `Decision`: a bracket match decided (played at the table, or a walkover), in the order made:
-  the bracket (`rules.bracket.Bracket`) is the draw's shape and these rows, folded
-  (`service.bracket_of`); byes and who plays whom next are worked out, never stored.
-- `Pairing`: a bracket match to be played, and the club's fixture it is played as
+- `Competition`: one competition, its settings (a single-elimination knockout, or a round
+  robin in one or more groups, once or twice round), its state, and once drawn the draw's
+  stored seed (and a knockout's first-round places).
+- `Entrant`: a member entered, with their seed number (and a round robin's group) once drawn,
+  and when they withdrew after the draw.
+- `Decision`: a match decided (played at the table, or a walkover), in the order made: the
+  bracket (`rules.bracket.Bracket`) is the draw's shape and these rows, folded
+  (`service.bracket_of`); a round robin's tables are its groups and these rows with their
+  frames and breaks, folded (`service.tables_of`, `rules.standings.table`). Byes, who plays
+  whom next and the standings are worked out, never stored.
+- `Pairing`: a match to be played, and the club's fixture it is played as
   (`fixtures.Fixture`, kind "competition": the window, the agreed start, who came, the default).
 """
 
@@ -33,6 +37,8 @@ def _odd(value: int) -> None:
 class Competition(models.Model):
     class Format(models.TextChoices):
         KNOCKOUT = rules.Format.SINGLE.value, _("knockout")
+        ROUND_ROBIN = "round_robin", _("round robin")
+        GROUPS = "groups", _("groups, then a knockout")
 
     class Status(models.TextChoices):
         OPEN = "open", _("open for entry")
@@ -56,6 +62,20 @@ class Competition(models.Model):
         _("final: best of"), null=True, blank=True, validators=[_odd]
     )
     rated = models.BooleanField(_("rated"), default=True)
+    # A round robin: how many groups (rules.roundrobin.groups), and once or twice round.
+    groups = models.PositiveSmallIntegerField(
+        _("groups"), default=1, validators=[MinValueValidator(1)]
+    )
+    cycles = models.PositiveSmallIntegerField(
+        _("times round"), default=1, choices=[(1, _("once round")), (2, _("twice round"))]
+    )
+    # Groups, then a knockout: the top `advance` of each group go through
+    # (rules.roundrobin.qualifiers), seeded for the knockout in `knockout_seeds` (member ids,
+    # rules.roundrobin.crossed) once the groups are decided; `slots` are then its places.
+    advance = models.PositiveSmallIntegerField(
+        _("through from each group"), default=2, validators=[MinValueValidator(1)]
+    )
+    knockout_seeds = models.JSONField(null=True, blank=True)
     entry_deadline = models.DateTimeField(_("entry closes"))
     # Each match's window: to be played within this time of its players becoming known.
     play_time = models.DurationField(
@@ -70,8 +90,9 @@ class Competition(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     created = models.DateTimeField()
-    # The draw: the seed its random part was drawn from (rules.seeding.draw), how many were
-    # seeded by rating, the first round's places (member ids, null: a bye), and when.
+    # The draw: the seed its random part was drawn from (rules.seeding.draw; a round robin's:
+    # rules.roundrobin.drawn), how many were seeded by rating and the first round's places
+    # (member ids, null: a bye; a knockout's only), and when.
     seed = models.BigIntegerField(null=True, blank=True)
     seeded = models.PositiveSmallIntegerField(null=True, blank=True)
     slots = models.JSONField(null=True, blank=True)
@@ -97,6 +118,16 @@ class Competition(models.Model):
             return self.name_ru
         return self.name
 
+    @property
+    def round_robin(self) -> bool:
+        """Played in groups (a round robin, or the group stage before a knockout)."""
+        return self.format in (self.Format.ROUND_ROBIN, self.Format.GROUPS)
+
+    @property
+    def group_stage(self) -> bool:
+        """Groups, then a knockout."""
+        return self.format == self.Format.GROUPS
+
     def plan(self) -> rules.BestOf:
         return rules.BestOf(
             self.best_of, semi_finals=self.best_of_semi_finals, final=self.best_of_final
@@ -108,6 +139,9 @@ class Entrant(models.Model):
     member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     entered = models.DateTimeField()
     seed = models.PositiveSmallIntegerField(null=True, blank=True)  # once drawn (1: the top)
+    group = models.PositiveSmallIntegerField(null=True, blank=True)  # a round robin's, from 1
+    # Withdrawn after the draw: their remaining matches are walkovers (service.withdraw).
+    withdrawn = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["seed", "entered", "pk"]
@@ -118,7 +152,9 @@ class Entrant(models.Model):
 
 
 class Decision(models.Model):
-    """A bracket match decided (rules.bracket.advance), in the order made (pk)."""
+    """A match decided (a knockout's: rules.bracket.advance), in the order made (pk). A round
+    robin's also keeps what its table needs (rules.standings.Result): the loser, the frames
+    each won and the highest break each made (a walkover: the frames needed, to nil)."""
 
     class How(models.TextChoices):
         PLAYED = rules.How.PLAYED.value, _("played")
@@ -129,6 +165,14 @@ class Decision(models.Model):
     winner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     how = models.CharField(max_length=16, choices=How.choices)
     at = models.DateTimeField()
+    loser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+    winner_frames = models.PositiveSmallIntegerField(default=0)
+    loser_frames = models.PositiveSmallIntegerField(default=0)
+    winner_break = models.PositiveSmallIntegerField(default=0)
+    loser_break = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["pk"]
@@ -138,8 +182,9 @@ class Decision(models.Model):
 
 
 class Pairing(models.Model):
-    """A bracket match to be played, as the club's fixture (its first player: the bracket's
-    upper place)."""
+    """A match to be played, as the club's fixture (its first player: the bracket's upper
+    place; in a round robin, the circle method's first). `key`: a knockout's bracket key
+    ("w2.0"), a round robin's group, round and place ("g1.2.0": service.rr_key)."""
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="pairings")
     key = models.CharField(max_length=16)

@@ -12,6 +12,15 @@ window closes) the winner goes on, the next round's fixtures are made, a played 
 rated (`ratings.service.rate`, kind "competition") and, after the final, the champion is
 recorded.
 
+A round robin (docs/competitions.md, "Round robins in the club"): the draw ranks the entrants by
+club rating, draws each pot of the ranking from the stored seed and deals the groups by the
+snake (`rules.roundrobin.drawn`, `groups`); every group's fixtures, every round, are made at
+once by the circle method (`rules.roundrobin.schedule`), round n's window closing n windows
+after the draw. Each decided fixture is a `Decision` with its frames and breaks; the tables
+are those rows folded (`tables_of`, `rules.standings`). When every fixture is decided the top
+of a single group is the champion. A member who withdraws after the draw keeps the results
+they played; their remaining fixtures are walkovers to their opponents (`withdraw`).
+
 Locks are taken in the club's one order: the match, the fixture, the competition, the
 ratings. Everything that changes a competition holds its row (`select_for_update`), so two
 results of one bracket (two semi-finals ending at once) are applied one after the other.
@@ -27,6 +36,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
 from club.lobby import is_guest
 from competitions.models import Competition, Decision, Entrant, Pairing
@@ -35,12 +45,15 @@ from fixtures.models import Fixture
 from fixtures.service import FixtureError
 from game import service as game_service
 from game.models import Match
+from members.figures import finished as figures_of
 from ratings import service as ratings
 from ratings.models import Kind as RatedKind
 from ratings.models import Rating
 from rules import bracket as rules
-from rules import seeding
+from rules import roundrobin, seeding, standings
 from rules.errors import IllegalRequest, Refused
+from rules.match import frames_to_win, match_from_json
+from rules.state import Player, opponent
 
 FIXTURE_KIND = "competition"  # the competitions' fixtures (fixtures.service.register)
 Status = Competition.Status
@@ -76,15 +89,33 @@ def _locked(competition_id: int) -> Competition:
 def open_competition(
     by: User, name: str, now: datetime, entry_deadline: datetime, *, name_ru: str = "",
     best_of: rules.BestOf | None = None, rated: bool = True, play_time: timedelta | None = None,
+    format: str = Competition.Format.KNOCKOUT, groups: int = 1, cycles: int = 1,
+    advance: int = 2,
 ) -> Competition:  # fmt: skip
-    """An organiser opens a knockout for entry until `entry_deadline`."""
+    """An organiser opens a knockout, a round robin of `groups` groups played `cycles` times
+    round (each match the best of `best_of.rounds`), or such groups followed by a knockout of
+    the top `advance` of each (played by `best_of`), for entry until `entry_deadline`."""
     _organiser(by)
     plan = best_of or rules.BestOf(3)
     if entry_deadline <= now:
         raise CompetitionError("deadline_passed", "entry must close in the future")
+    if format not in Competition.Format.values:
+        raise CompetitionError("bad_format", f"no format {format!r}")
+    if format in (Competition.Format.ROUND_ROBIN, Competition.Format.GROUPS):
+        if groups < 1:
+            raise CompetitionError("bad_groups", "a round robin has at least one group")
+        if cycles not in (1, 2):
+            raise CompetitionError("bad_cycles", "a round robin is played once or twice round")
+        if format == Competition.Format.GROUPS and (advance < 1 or groups * advance < 2):
+            raise CompetitionError("bad_advance", "the knockout needs two players or more")
+    else:
+        groups, cycles = 1, 1
+    if format == Competition.Format.ROUND_ROBIN:
+        plan = rules.BestOf(plan.rounds)  # every match of a group alike
     return Competition.objects.create(
-        name=name, name_ru=name_ru, best_of=plan.rounds, best_of_semi_finals=plan.semi_finals,
-        best_of_final=plan.final, rated=rated, entry_deadline=entry_deadline, organiser=by,
+        name=name, name_ru=name_ru, format=format, best_of=plan.rounds,
+        best_of_semi_finals=plan.semi_finals, best_of_final=plan.final, rated=rated,
+        groups=groups, cycles=cycles, advance=advance, entry_deadline=entry_deadline, organiser=by,
         created=now, play_time=play_time or DEFAULT_PLAY_TIME,
     )  # fmt: skip
 
@@ -105,9 +136,18 @@ def enter(competition_id: int, member: User, now: datetime) -> Entrant:
         return entrant
 
 
-def withdraw(competition_id: int, member: User, now: datetime) -> None:
-    """A member withdraws their entry while entry is open (after the draw, a withdrawal is a
-    walkover: still to be built)."""
+def withdraw(competition_id: int, member: User, now: datetime, by: User | None = None) -> None:
+    """A member withdraws their entry while entry is open; after a round robin's draw, they
+    (or an organiser, `by`) withdraw them from play (`_withdraw_from_play`). (A knockout's
+    withdrawal after the draw is still to be built.)"""
+    if by is not None and by.pk != member.pk:
+        _organiser(by)
+    row = Competition.objects.filter(pk=competition_id).first()
+    if row is not None and row.round_robin and row.status == Status.IN_PLAY:
+        if row.slots is not None:  # the knockout after the groups: still to be built
+            raise CompetitionError("entry_closed", "entry to this competition is closed")
+        _withdraw_from_play(row.pk, member, now)
+        return
     with transaction.atomic():
         row = _locked(competition_id)
         if row.status != Status.OPEN or now >= row.entry_deadline:
@@ -140,6 +180,9 @@ def draw(competition_id: int, by: User, now: datetime, seed: int | None = None) 
         row = _locked(competition_id)
         if row.status not in (Status.OPEN, Status.CLOSED):
             raise CompetitionError("drawn_already", "this competition is drawn already")
+        if row.round_robin:
+            _draw_groups(row, secrets.randbits(48) if seed is None else seed, now)
+            return row
         entrants = list(Entrant.objects.filter(competition=row).order_by("pk"))
         members = [e.member_id for e in entrants]
         found = Rating.objects.filter(member_id__in=members).values_list("member_id", "rating")
@@ -162,13 +205,15 @@ def bracket_of(row: Competition) -> rules.Bracket:
     """The competition's bracket: the draw's places and seeds, and the decisions made."""
     if row.slots is None:
         raise CompetitionError("not_drawn", "this competition is not drawn yet")
-    seeds = (
+    seeds = row.knockout_seeds or (
         Entrant.objects.filter(competition=row).order_by("seed").values_list("member_id", flat=True)
     )
     shape = rules.single(tuple(row.slots), tuple(seeds))
     decisions = tuple(
         (rules.Key.parse(d.key), rules.Decision(d.winner_id, rules.How(d.how)))
-        for d in Decision.objects.filter(competition=row).order_by("pk")
+        for d in Decision.objects.filter(competition=row)
+        .exclude(key__startswith="g")
+        .order_by("pk")
     )
     return replace(shape, decisions=decisions)
 
@@ -205,6 +250,188 @@ def _fixture(
     )  # fmt: skip
     fixtures_service.open_window(fixture, match, now + row.play_time)
     return Pairing.objects.create(competition=row, key=str(key), fixture=fixture)
+
+
+# --- round robins -------------------------------------------------------------------------------
+def rr_key(group: int, round_: int, place: int) -> str:
+    """A round robin's match: its group (from 1), round (from 1) and place in the round."""
+    return f"g{group}.{round_}.{place}"
+
+
+def parse_rr_key(key: str) -> tuple[int, int, int]:
+    """`rr_key`'s group, round and place."""
+    group, round_, place = key.removeprefix("g").split(".")
+    return int(group), int(round_), int(place)
+
+
+def _draw_groups(row: Competition, seed: int, now: datetime) -> None:
+    """A round robin's draw (the module's docstring): seeds, groups and every fixture. (The
+    caller holds the competition's row.)"""
+    entrants = list(Entrant.objects.filter(competition=row).select_related("member"))
+    members = [e.member_id for e in entrants]
+    found = Rating.objects.filter(member_id__in=members).values_list("member_id", "rating")
+    try:
+        seeds = roundrobin.drawn(seeding.by_rating(members, dict(found)), row.groups, seed)
+        dealt = roundrobin.groups(seeds, row.groups)
+    except IllegalRequest as exc:
+        raise CompetitionError(exc.code, exc.detail) from None
+    if row.group_stage and row.advance > min(len(g) for g in dealt):
+        raise CompetitionError("bad_advance", f"{row.advance} cannot go through from each group")
+    group_of = {m: g for g, members_ in enumerate(dealt, start=1) for m in members_}
+    for entrant in entrants:
+        entrant.seed = seeds.index(entrant.member_id) + 1
+        entrant.group = group_of[entrant.member_id]
+    Entrant.objects.bulk_update(entrants, ["seed", "group"])
+    row.seed, row.seeded, row.status, row.drawn = seed, row.groups, Status.IN_PLAY, now
+    row.save(update_fields=["seed", "seeded", "status", "drawn"])
+    users = {e.member_id: e.member for e in entrants}
+    for g, members_ in enumerate(dealt, start=1):
+        for r in roundrobin.schedule(members_, row.cycles):
+            for place, p in enumerate(r.pairings):
+                _rr_fixture(row, rr_key(g, r.number, place), users[p.first], users[p.second],
+                            now + r.number * row.play_time, now)  # fmt: skip
+
+
+def _rr_fixture(
+    row: Competition, key: str, first: User, second: User, play_by: datetime, now: datetime
+) -> Pairing:
+    """A round robin's match: its fixture, its match (the competition's best-of) and its
+    window, open from the draw until its round's deadline."""
+    fixture = fixtures_service.create(FIXTURE_KIND, first, second)
+    shot_clock = settings.CLUB["RATED_SHOT_CLOCK"] if row.rated else None
+    match = game_service.create_match(
+        first, second, row.best_of, shot_clock=shot_clock, rated=row.rated
+    )
+    fixtures_service.open_window(fixture, match, play_by)
+    return Pairing.objects.create(competition=row, key=key, fixture=fixture)
+
+
+def result_of(decision: Decision) -> standings.Result:
+    """A round robin's decision as its table counts it."""
+    assert decision.loser_id is not None
+    return standings.Result(
+        decision.winner_id, decision.loser_id,
+        (decision.winner_frames, decision.loser_frames),
+        (decision.winner_break, decision.loser_break),
+        walkover=decision.how == Decision.How.WALKOVER,
+    )  # fmt: skip
+
+
+def tables_of(entrants: list[Entrant], decisions: list[Decision]) -> list[standings.Table]:
+    """Each group's table (group 1 first): its entrants in seed order, the decisions folded."""
+    count = max((e.group or 0 for e in entrants), default=0)
+    groups = [
+        [e.member_id for e in sorted(entrants, key=lambda e: e.seed or 0) if e.group == g]
+        for g in range(1, count + 1)
+    ]
+    results = [result_of(d) for d in decisions if d.loser_id is not None]
+    return [standings.table(g, [r for r in results if r.first in g]) for g in groups]
+
+
+def _rr_go_on(row: Competition, now: datetime) -> None:
+    """After a round robin's decision: once every group fixture is decided, a round robin is
+    finished (a single group's top the champion); groups before a knockout send their top
+    `advance` into it, crossed (`rules.roundrobin.qualifiers`, `crossed`), and its first
+    round's fixtures are made. (The caller holds the competition's row.)"""
+    groups = Pairing.objects.filter(competition=row, key__startswith="g")
+    keys = set(groups.values_list("key", flat=True))
+    decided = list(Decision.objects.filter(competition=row, key__startswith="g"))
+    if keys - {d.key for d in decided} or row.slots is not None:
+        return
+    if row.group_stage:
+        tables = tables_of(list(Entrant.objects.filter(competition=row)), decided)
+        seeds = roundrobin.crossed(roundrobin.qualifiers(tables, row.advance))
+        row.knockout_seeds, row.slots = list(seeds), list(seeding.place(seeds))
+        row.save(update_fields=["knockout_seeds", "slots"])
+        _go_on(row, bracket_of(row), now)
+        return
+    champion = None
+    if row.groups == 1:
+        entrants = list(Entrant.objects.filter(competition=row))
+        (table,) = tables_of(entrants, decided)
+        champion = standings.standings(table)[0].tally.member
+    row.champion_id, row.status, row.finished = champion, Status.FINISHED, now
+    row.save(update_fields=["champion", "status", "finished"])
+
+
+def _played(match: Match) -> tuple[int, int, tuple[int, int], tuple[int, int]]:
+    """A round robin's match played out: the winner, the loser, their frames (a conceded match:
+    the winner credited with the frames needed, as if the rest were conceded) and their
+    highest breaks."""
+    state = match_from_json(match.state)
+    assert state.winner is not None
+    won = state.winner
+    lost = opponent(won)
+    seats: dict[Player, int] = {"A": int(match.player_a_id), "B": int(match.player_b_id)}
+    need = frames_to_win(match.best_of)
+    frames = (need, min(state.frames_won(lost), need - 1))
+    made = figures_of(match).figures
+    breaks = (made.of(won).highest_break, made.of(lost).highest_break)
+    return seats[won], seats[lost], frames, breaks
+
+
+def _walkover(row: Competition, key: str, winner: int, loser: int, now: datetime) -> Decision:
+    return Decision.objects.create(
+        competition=row, key=key, winner_id=winner, loser_id=loser, how=Decision.How.WALKOVER,
+        at=now, winner_frames=frames_to_win(row.best_of),
+    )  # fmt: skip
+
+
+def _rr_decided(row: Competition, pairing: Pairing, fixture: Fixture, match: Match,
+                now: datetime) -> bool:  # fmt: skip
+    if Decision.objects.filter(competition=row, key=pairing.key).exists():
+        return False
+    if fixture.outcome == Fixture.Outcome.PLAYED:
+        winner, loser, frames, breaks = _played(match)
+        Decision.objects.create(
+            competition=row, key=pairing.key, winner_id=winner, loser_id=loser,
+            how=Decision.How.PLAYED, at=now, winner_frames=frames[0], loser_frames=frames[1],
+            winner_break=breaks[0], loser_break=breaks[1],
+        )  # fmt: skip
+        if row.rated:
+            ratings.rate(match, now, RatedKind.COMPETITION)
+    elif fixture.winner_id is None:
+        return True  # flagged: an organiser decides
+    else:
+        loser = fixture.second_id if fixture.winner_id == fixture.first_id else fixture.first_id
+        _walkover(row, pairing.key, fixture.winner_id, loser, now)
+    _rr_go_on(row, now)
+    return True
+
+
+def _withdraw_from_play(competition_id: int, member: User, now: datetime) -> None:
+    """A member leaves a round robin in play: the results they played stand, and each of their
+    fixtures not yet decided is a walkover to the opponent, its match ended unplayed. Locks in
+    the club's order: the matches, the fixtures, the competition."""
+    with transaction.atomic():
+        entrant = Entrant.objects.filter(competition_id=competition_id, member=member).first()
+        if entrant is None:
+            raise CompetitionError("not_entered", "you have not entered")
+        if entrant.withdrawn is not None:
+            raise CompetitionError("withdrawn_already", "this member has withdrawn already")
+        decided = Decision.objects.filter(competition_id=competition_id).values_list("key")
+        theirs = (
+            Pairing.objects.filter(competition_id=competition_id)
+            .filter(Q(fixture__first=member) | Q(fixture__second=member))
+            .exclude(key__in=decided)
+            .order_by("fixture__match_id")
+        )
+        match_ids = [m for m in theirs.values_list("fixture__match_id", flat=True) if m]
+        list(Match.objects.select_for_update().filter(pk__in=match_ids).order_by("pk"))
+        pairings = list(theirs.select_related("fixture").select_for_update(of=("self", "fixture")))
+        row = _locked(competition_id)
+        if row.status != Status.IN_PLAY:
+            raise CompetitionError("not_in_play", "this competition is not in play")
+        entrant.withdrawn = now
+        entrant.save(update_fields=["withdrawn"])
+        for p in pairings:
+            f = p.fixture
+            if f.status == Fixture.Status.DECIDED and f.outcome == Fixture.Outcome.PLAYED:
+                continue  # played out: its decision is being applied
+            fixtures_service.call_off_unplayed(f, now)
+            other = f.second_id if f.first_id == member.pk else f.first_id
+            _walkover(row, p.key, other, member.pk, now)
+        _rr_go_on(row, now)
 
 
 # --- the start time ----------------------------------------------------------------------------
@@ -247,6 +474,16 @@ def award(competition_id: int, key: str, winner: User, by: User, now: datetime) 
             pairing.fixture.flagged and pairing.fixture.status == Fixture.Status.DECIDED
         ):
             raise CompetitionError("not_flagged", "this match is not waiting for an organiser")
+        if key.startswith("g"):
+            f = pairing.fixture
+            if Decision.objects.filter(competition=row, key=key).exists():
+                raise CompetitionError("not_flagged", "this match is not waiting for an organiser")
+            if winner.pk not in (f.first_id, f.second_id):
+                raise CompetitionError("not_in_match", "that member does not play this match")
+            loser = f.second_id if winner.pk == f.first_id else f.first_id
+            decision = _walkover(row, key, winner.pk, loser, now)
+            _rr_go_on(row, now)
+            return decision
         bracket = bracket_of(row)
         place = rules.Key.parse(key)
         if rules.match(bracket, place).state is not rules.State.READY:
@@ -282,6 +519,8 @@ class CompetitionFixtures:
         if pairing is None:
             return False
         row = _locked(pairing.competition_id)
+        if pairing.key.startswith("g"):
+            return _rr_decided(row, pairing, fixture, match, now)
         bracket = bracket_of(row)
         key = rules.Key.parse(pairing.key)
         if fixture.outcome == Fixture.Outcome.PLAYED:

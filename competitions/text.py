@@ -1,14 +1,16 @@
-"""What a refusal on the competitions says to a person, and the rounds' names (the codes:
+"""What a refusal on the competitions says to a person, the rounds' and groups' names and the
+tie-breaks' words (the codes:
 competitions/service.py, rules/seeding.py, rules/bracket.py; a start time's, the fixtures',
 are worded once, by the ladder that had them first: ladder/text.py)."""
 
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from ladder.text import ERRORS as FIXTURE_ERRORS
 from rules import bracket as rules
+from rules.standings import Criterion
 
 ERRORS: dict[str, Promise] = {
     "not_found": gettext_lazy("There is no such competition."),
@@ -25,6 +27,23 @@ ERRORS: dict[str, Promise] = {
     "not_in_match": gettext_lazy("That member does not play this match."),
     "no_such_match": gettext_lazy("There is no such competition match of yours."),
     "not_to_be_played": gettext_lazy("This match is no longer waiting to be played."),
+    "bad_format": gettext_lazy("There is no such format."),
+    "bad_groups": gettext_lazy("Each group needs at least two entrants."),
+    "bad_cycles": gettext_lazy("A round robin is played once or twice round."),
+    "bad_advance": gettext_lazy("That many cannot go through from each group."),
+    "withdrawn_already": gettext_lazy("This member has withdrawn already."),
+    "not_in_play": gettext_lazy("This competition is not in play."),
+}
+
+# The tie-breaks of a round robin's table, in the words its page lists them
+# (rules.standings.CRITERIA gives the order).
+CRITERIA: dict[Criterion, Promise] = {
+    Criterion.MATCHES_WON: gettext_lazy("matches won"),
+    Criterion.FRAME_DIFFERENCE: gettext_lazy("frame difference"),
+    Criterion.HEAD_TO_HEAD: gettext_lazy("the head-to-head result between those level"),
+    Criterion.FRAMES_WON: gettext_lazy("frames won"),
+    Criterion.HIGH_BREAK: gettext_lazy("the highest break"),
+    Criterion.SEED: gettext_lazy("the seeding"),
 }
 # A start time's refusals (fixtures/service.py), as the ladder words them.
 _STARTS = ("start_passed", "start_outside_window", "bad_start", "no_proposal", "own_proposal",
@@ -50,3 +69,18 @@ def round_name(bracket: rules.Bracket, key: rules.Key) -> str:
     if stage is rules.Stage.THIRD_PLACE:
         return gettext("Third place")
     return gettext("Round %(n)s") % {"n": key.round}
+
+
+def criterion_name(criterion: Criterion) -> str:
+    return str(CRITERIA[criterion])
+
+
+def group_name(number: int) -> str:
+    """A round robin's group by its letter ("Group A" for group 1)."""
+    return gettext("Group %(letter)s") % {"letter": chr(ord("A") + number - 1)}
+
+
+def rr_round_name(number: int, group: int | None = None) -> str:
+    """A round robin's round ("Round 2"; with `group`, "Group A · Round 2")."""
+    name = pgettext("round robin", "Round %(n)s") % {"n": number}
+    return name if group is None else f"{group_name(group)} · {name}"

@@ -1,12 +1,13 @@
 """The competitions' pages, public like the club's records: the list (`/competitions/`) and
-each competition (`/competitions/<id>/`: its entrants and, once drawn, its bracket a round at a
-time). An organiser opens one at `/competitions/new/`, closes its entry and draws it; a member
+each competition (`/competitions/<id>/`: its entrants and, once drawn, a knockout's bracket a
+round at a time, or a round robin's tables, one a group, and its fixtures round by round).
+An organiser opens one at `/competitions/new/`, closes its entry and draws it; a member
 enters and withdraws; all with POSTs (CSRF). The matches are played at the table
 (`/match/<id>/`), and their results reach the bracket through the fixtures (service.py).
 
-A competition's page costs a fixed number of queries however large its bracket: the
-entrants with their members and ratings, the decisions, the pairings with their fixtures and
-matches.
+A competition's page costs a fixed number of queries however large its bracket or its groups:
+the entrants with their members and ratings, the decisions, the pairings with their fixtures
+and matches.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from competitions import service
-from competitions.models import Competition, Entrant, Pairing
+from competitions.models import Competition, Decision, Entrant, Pairing
 from competitions.service import CompetitionError
-from competitions.text import error_text, round_name
+from competitions.text import criterion_name, error_text, group_name, round_name, rr_round_name
 from fixtures.models import Fixture
 from rules import bracket as rules
+from rules import standings
 
 _STATUS = {"not_found": 404, "no_such_match": 404, "organisers_only": 403, "members_only": 403}
 
@@ -75,6 +77,7 @@ class Shown:
     proposed_start: Any = None
     proposed_by: str | None = None
     can_accept: bool = False
+    group: str = ""  # a round robin's group ("Group A"; "" with one group)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +106,9 @@ def _rounds(row: Competition, names: dict[int, str], me: int | None) -> list[Rou
     bracket = service.bracket_of(row)
     pairings = {
         p.key: p.fixture
-        for p in Pairing.objects.filter(competition=row).select_related("fixture__match")
+        for p in Pairing.objects.filter(competition=row)
+        .exclude(key__startswith="g")
+        .select_related("fixture__match")
     }
     rounds: dict[int, list[Shown]] = {}
     for m in rules.matches(bracket).values():
@@ -136,6 +141,93 @@ def _rounds(row: Competition, names: dict[int, str], me: int | None) -> list[Rou
     return rounds_shown
 
 
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A row of a round robin's table."""
+
+    place: int
+    name: str
+    tally: standings.Tally
+    withdrawn: bool
+    decided_by: str  # what puts this row above the next ("" for the last, or level on all)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    number: int
+    name: str
+    rows: tuple[Standing, ...]
+
+
+def _rr_state(decision: Decision | None, fixture: Fixture) -> str:
+    if decision is not None:
+        return "finished" if decision.how == Decision.How.PLAYED else "walkover"
+    if fixture.flagged or fixture.status != Fixture.Status.TO_PLAY:
+        return "flagged"
+    if fixture.match is not None and fixture.match.started is not None:
+        return "live"
+    return "agreed" if fixture.start_at is not None else "waiting"
+
+
+def _round_robin(
+    row: Competition, entrants: list[Entrant], names: dict[int, str], me: int | None
+) -> dict[str, Any]:
+    """A round robin's tables (one a group, `rules.standings` of the decisions) and fixtures
+    round by round (`round-<n>`, every group's matches of that round)."""
+    decisions = list(Decision.objects.filter(competition=row).order_by("pk"))
+    by_key = {d.key: d for d in decisions}
+    tables = service.tables_of(entrants, decisions)
+    withdrawn = {e.member_id for e in entrants if e.withdrawn is not None}
+    several = len(tables) > 1
+    groups = []
+    for number, table in enumerate(tables, start=1):
+        rows = tuple(
+            Standing(
+                r.place, names[r.tally.member], r.tally, r.tally.member in withdrawn,
+                criterion_name(r.decided_by) if r.decided_by and r.decided_by
+                is not standings.Criterion.MATCHES_WON else "",
+            )
+            for r in standings.standings(table)
+        )  # fmt: skip
+        groups.append(Group(number, group_name(number), rows))
+    rounds: dict[int, list[Shown]] = {}
+    pairings = Pairing.objects.filter(competition=row, key__startswith="g")
+    for p in pairings.select_related("fixture__match").order_by("pk"):
+        fixture, decision = p.fixture, by_key.get(p.key)
+        group, number, _ = service.parse_rr_key(p.key)
+        state = _rr_state(decision, fixture)
+        mine = (
+            me in (fixture.first_id, fixture.second_id)
+            and fixture.status == Fixture.Status.TO_PLAY and state in ("waiting", "agreed")
+        )  # fmt: skip
+        proposer = fixture.proposed_by_id
+        rounds.setdefault(number, []).append(
+            Shown(
+                p.key, (names.get(fixture.first_id), names.get(fixture.second_id)), state,
+                names.get(decision.winner_id) if decision else None, fixture.match_id,
+                fixture.play_by, fixture.start_at, fixture.pk, mine, fixture.proposed_start,
+                names.get(proposer) if proposer is not None else None,
+                mine and proposer is not None and proposer != me,
+                group_name(group) if several else "",
+            )
+        )  # fmt: skip
+    shown = [
+        Round(n, rr_round_name(n), row.best_of, tuple(matches))
+        for n, matches in sorted(rounds.items())
+    ]
+    winners = []
+    if row.status == Competition.Status.FINISHED and several and not row.group_stage:
+        winners = [(g.name, g.rows[0].name) for g in groups]
+    return {
+        "groups": groups,
+        "group_rounds": shown,
+        # Before a knockout, the groups' rounds are `group-round-<n>`; the bracket's `round-<n>`.
+        "group_prefix": "group-" if row.group_stage else "",
+        "criteria": [criterion_name(c) for c in standings.CRITERIA],
+        "group_winners": winners,
+    }
+
+
 @require_safe
 def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
     row = get_object_or_404(Competition.objects.select_related("champion"), pk=competition_id)
@@ -148,6 +240,7 @@ def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
     user = request.user
     me = user.pk if isinstance(user, User) and user.is_authenticated else None
     entry_open = row.status == Competition.Status.OPEN and timezone.now() < row.entry_deadline
+    in_play = row.status == Competition.Status.IN_PLAY
     context: dict[str, Any] = {
         "competition": row,
         "entrants": entrants,
@@ -156,7 +249,14 @@ def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
         "may_organise": service.may_organise(user),
         "rounds": _rounds(row, names, me) if row.slots is not None else [],
         "earliest": timezone.localtime(),
-    }
+        "drawn": row.drawn is not None,
+        # A round robin in play: an entrant still playing may withdraw (docs/competitions.md).
+        "may_withdraw": row.round_robin and in_play and row.slots is None and any(
+            e.member_id == me and e.withdrawn is None for e in entrants
+        ),
+    }  # fmt: skip
+    if row.round_robin and row.drawn is not None:
+        context.update(_round_robin(row, entrants, names, me))
     return render(request, "competitions/competition.html", context)
 
 
@@ -167,6 +267,18 @@ class NewForm(forms.Form):
         label=gettext_lazy("Format"), choices=Competition.Format.choices, initial="knockout"
     )
     best_of = forms.IntegerField(label=gettext_lazy("Best of (each round)"), initial=3, min_value=1)
+    groups = forms.IntegerField(
+        label=gettext_lazy("Round robin: groups"), initial=1, min_value=1, max_value=26,
+        required=False,
+    )  # fmt: skip
+    advance = forms.IntegerField(
+        label=gettext_lazy("Groups, then a knockout: through from each group"), initial=2,
+        min_value=1, max_value=16, required=False,
+    )  # fmt: skip
+    cycles = forms.TypedChoiceField(
+        label=gettext_lazy("Round robin: played"), coerce=int, initial=1, required=False,
+        choices=[(1, gettext_lazy("once round")), (2, gettext_lazy("twice round"))],
+    )  # fmt: skip
     best_of_semi_finals = forms.IntegerField(
         label=gettext_lazy("Semi-finals: best of"), required=False, min_value=1
     )
@@ -206,7 +318,9 @@ def new_competition(request: HttpRequest) -> HttpResponse:
             row = service.open_competition(
                 _member(request), data["name"], timezone.now(), data["entry_deadline"],
                 name_ru=data["name_ru"], best_of=plan, rated=data["rated"],
-                play_time=timedelta(days=data["play_days"]),
+                play_time=timedelta(days=data["play_days"]), format=data["format"],
+                groups=data["groups"] or 1, cycles=data["cycles"] or 1,
+                advance=data["advance"] or 2,
             )  # fmt: skip
         except CompetitionError as exc:
             form.add_error("entry_deadline", error_text(exc.code))
@@ -237,10 +351,15 @@ def enter(request: HttpRequest, competition_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, competition_id: int) -> HttpResponse:
-    member = _member(request)
+    """A member withdraws (before the draw, their entry; in a round robin in play, from play);
+    an organiser withdraws a member from a round robin in play (`member`: their name)."""
+    by = _member(request)
+    name = str(request.POST.get("member", ""))[:150]
+    member = get_object_or_404(User, username=name) if name else by
+    done = gettext("You have withdrawn.") if member == by else gettext("The member is withdrawn.")
     return _act(
-        request, competition_id, gettext("You have withdrawn."),
-        lambda: service.withdraw(competition_id, member, timezone.now()),
+        request, competition_id, done,
+        lambda: service.withdraw(competition_id, member, timezone.now(), by=by),
     )  # fmt: skip
 
 

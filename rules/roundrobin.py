@@ -13,6 +13,11 @@ results come in as `rules.standings.Result`.
   frame) is spread evenly: between the i-th and j-th entrants (i < j), the i-th if j − i is
   odd, the j-th if even, so in a cycle every entrant is first as often as second (an even
   field: one more, either way).
+- **The draw** (`drawn`): the entrants ranked (by club rating, say) are cut into pots of as
+  many as there are groups (the top G, the next G, ...); each pot's order is drawn from the
+  stored seed (`rules.seeding.shuffle`, the pot's index added to it), so the groups are as
+  even as the ranking allows, the random part can be repeated exactly, and one group is
+  simply the ranking.
 - **Groups** (`groups`) are filled by the snake: seeds 1 to G into groups A to G, then G+1 to
   2G back from G to A, and so on, so each group's seeds add up as evenly as they can.
 - **Qualifiers** (`qualifiers`): the top `advance` of each group's table (`rules.standings`).
@@ -29,7 +34,7 @@ from dataclasses import dataclass
 
 from rules import standings
 from rules.errors import IllegalRequest
-from rules.seeding import bracket_order, bracket_size
+from rules.seeding import bracket_order, bracket_size, shuffle
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +142,18 @@ def withdrawn(
 
 
 # --- group stages --------------------------------------------------------------------------------
+def drawn(ranking: Sequence[int], count: int, seed: int) -> tuple[int, ...]:
+    """The entrants in seed order for `count` groups (the module's docstring): pots of
+    `count` by ranking, each pot's order drawn from `seed`."""
+    _check(ranking)
+    if count < 1:
+        raise IllegalRequest("bad_groups", "a round robin has at least one group")
+    out: list[int] = []
+    for pot, at in enumerate(range(0, len(ranking), count)):
+        out.extend(shuffle(ranking[at : at + count], seed + pot))
+    return tuple(out)
+
+
 def groups(seeds: Sequence[int], count: int) -> tuple[tuple[int, ...], ...]:
     """The entrants (in seed order) dealt into `count` groups by the snake; each group lists
     its entrants in seed order."""

@@ -8,7 +8,8 @@ from typing import Any
 from django import template
 from django.core.exceptions import ObjectDoesNotExist
 
-from competitions.text import round_name
+from competitions.service import parse_rr_key
+from competitions.text import round_name, rr_round_name
 from rules import bracket as rules
 
 register = template.Library()
@@ -16,7 +17,8 @@ register = template.Library()
 
 @register.simple_tag
 def competition_of(match: Any) -> dict[str, Any] | None:
-    """The competition a match was played in and its round's name ("Quarter-final"); None for
+    """The competition a match was played in and its round's name ("Quarter-final"; a round
+    robin's "Group A · Round 2"); None for
     a match of no competition. No query when the match was read with its fixture's pairing and
     competition (snooker_site/views.py); the round's name needs only the draw's places."""
     try:
@@ -24,6 +26,10 @@ def competition_of(match: Any) -> dict[str, Any] | None:
     except ObjectDoesNotExist:
         return None
     row = pairing.competition
+    if pairing.key.startswith("g"):  # a group's match (service.rr_key)
+        group, number, _ = parse_rr_key(pairing.key)
+        name = rr_round_name(number, group if row.groups > 1 else None)
+        return {"competition": row, "round": name}
     if row.slots is None:
         return None
     shape = rules.single(tuple(row.slots))

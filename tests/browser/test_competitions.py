@@ -103,3 +103,51 @@ def test_a_knockout_on_a_phone_in_russian(
     organiser.goto(f"{server.url}/competitions/")
     expect(organiser.get_by_test_id("finished-competitions")).to_contain_text("Весенний кубок")
     fits(organiser)
+
+
+def test_a_round_robin_on_a_phone_in_russian(
+    browser: Any, server: Server, artifacts: Path, axe_source: str
+) -> None:
+    """A round robin of three opened through the form, entered, drawn: its table and its
+    rounds; every match conceded at the table, the champion; the table scrolls in its own box,
+    never the page; axe finds nothing."""
+    server.manage(
+        "from django.contrib.auth import get_user_model\n"
+        "get_user_model().objects.filter(username='alice').update(is_staff=True)"
+    )
+    organiser = phone(browser, server, "alice")
+    organiser.goto(f"{server.url}/competitions/new/")
+    organiser.fill("[name=name]", "Winter league")
+    organiser.fill("[name=name_ru]", "Зимняя лига")
+    organiser.select_option("[name=format]", "round_robin")
+    organiser.fill("[name=best_of]", "1")
+    organiser.fill("[name=groups]", "1")
+    organiser.fill("[name=entry_deadline]", "2030-01-01T12:00")
+    organiser.get_by_test_id("open-competition").click()
+    expect(organiser.get_by_test_id("competition-name")).to_have_text("Зимняя лига")
+    address = organiser.url
+    for name in ("alice", "bob", "carol"):
+        page = organiser if name == "alice" else phone(browser, server, name)
+        page.goto(address)
+        page.get_by_test_id("enter").click()
+        expect(page.get_by_test_id(f"entrant-{name}")).to_be_visible()
+    organiser.goto(address)
+    organiser.get_by_test_id("draw").click()
+    expect(organiser.get_by_test_id("standings")).to_be_visible()
+    expect(organiser.get_by_test_id("standings")).to_contain_text("Таблица")
+    for name in ("alice", "bob", "carol"):
+        expect(organiser.get_by_test_id(f"standing-{name}")).to_be_visible()
+    expect(organiser.get_by_test_id("round-3")).to_contain_text("Тур 3")
+    expect(organiser.get_by_test_id("tie-breaks")).to_contain_text("разница партий")
+    fits(organiser)
+    assert violations(organiser, axe_source) == []
+    organiser.screenshot(path=str(artifacts / "phone-round-robin-ru-drawn.png"), full_page=True)
+    assert len(concede_all(server)) == 3  # three of them: every match is open at once
+    organiser.reload()
+    champion = organiser.get_by_test_id("champion")
+    expect(champion).to_be_visible()
+    winner = champion.get_attribute("data-winner") or ""
+    expect(organiser.get_by_test_id(f"standing-{winner}")).to_have_attribute("data-place", "1")
+    fits(organiser)
+    assert violations(organiser, axe_source) == []
+    organiser.screenshot(path=str(artifacts / "phone-round-robin-ru-won.png"), full_page=True)

@@ -165,3 +165,18 @@ def test_sixty_four_in_eight_groups_then_a_knockout_of_sixteen(seed: int, rnd) -
         assert a is not None and c is not None
         assert group_of[a] != group_of[c]
         assert (a in winners) != (c in winners)
+
+
+@given(fields, st.integers(1, 4), st.integers(0, 2**48))
+def test_a_group_draw_is_pots_drawn_from_its_seed(
+    ranking: list[int], count: int, seed: int
+) -> None:
+    """Each pot of `count` keeps its members, in an order drawn from the seed, the same every
+    time; one group is the ranking itself."""
+    made = roundrobin.drawn(ranking, count, seed)
+    assert made == roundrobin.drawn(ranking, count, seed)
+    assert all(
+        set(made[i : i + count]) == set(ranking[i : i + count])
+        for i in range(0, len(ranking), count)
+    )
+    assert roundrobin.drawn(ranking, 1, seed) == tuple(ranking)
