@@ -62,6 +62,9 @@ class Competition(models.Model):
         _("final: best of"), null=True, blank=True, validators=[_odd]
     )
     rated = models.BooleanField(_("rated"), default=True)
+    # Handicapped: each match gives the weaker member the start of the two ratings as they
+    # stand at the draw (ratings/handicaps.py), fixed for the competition like a league's list.
+    handicap = models.BooleanField(_("handicapped"), default=False)
     # A round robin: how many groups (rules.roundrobin.groups), and once or twice round.
     groups = models.PositiveSmallIntegerField(
         _("groups"), default=1, validators=[MinValueValidator(1)]

@@ -46,6 +46,7 @@ from fixtures.service import FixtureError
 from game import service as game_service
 from game.models import Match
 from members.figures import finished as figures_of
+from ratings import handicaps
 from ratings import service as ratings
 from ratings.models import Kind as RatedKind
 from ratings.models import Rating
@@ -53,7 +54,7 @@ from rules import bracket as rules
 from rules import roundrobin, seeding, standings
 from rules.errors import IllegalRequest, Refused
 from rules.match import frames_to_win, match_from_json
-from rules.state import Player, opponent
+from rules.state import NO_START, Player, opponent
 
 FIXTURE_KIND = "competition"  # the competitions' fixtures (fixtures.service.register)
 Status = Competition.Status
@@ -90,7 +91,7 @@ def open_competition(
     by: User, name: str, now: datetime, entry_deadline: datetime, *, name_ru: str = "",
     best_of: rules.BestOf | None = None, rated: bool = True, play_time: timedelta | None = None,
     format: str = Competition.Format.KNOCKOUT, groups: int = 1, cycles: int = 1,
-    advance: int = 2,
+    advance: int = 2, handicap: bool = False,
 ) -> Competition:  # fmt: skip
     """An organiser opens a knockout, a round robin of `groups` groups played `cycles` times
     round (each match the best of `best_of.rounds`), or such groups followed by a knockout of
@@ -115,6 +116,7 @@ def open_competition(
     return Competition.objects.create(
         name=name, name_ru=name_ru, format=format, best_of=plan.rounds,
         best_of_semi_finals=plan.semi_finals, best_of_final=plan.final, rated=rated,
+        handicap=handicap,
         groups=groups, cycles=cycles, advance=advance, entry_deadline=entry_deadline, organiser=by,
         created=now, play_time=play_time or DEFAULT_PLAY_TIME,
     )  # fmt: skip
@@ -235,6 +237,12 @@ def _go_on(row: Competition, bracket: rules.Bracket, now: datetime) -> None:
         row.save(update_fields=["champion", "status", "finished"])
 
 
+def _start(row: Competition, first: User, second: User) -> tuple[int, int]:
+    """A handicapped competition's start for a match, from the two ratings as they stand now
+    (ratings/handicaps.py); none otherwise."""
+    return handicaps.start_between(first.pk, second.pk) if row.handicap else NO_START
+
+
 def _fixture(
     row: Competition, bracket: rules.Bracket, key: rules.Key, first: User, second: User,
     now: datetime,
@@ -246,7 +254,7 @@ def _fixture(
     shot_clock = settings.CLUB["RATED_SHOT_CLOCK"] if row.rated else None
     match = game_service.create_match(
         first, second, rules.best_of(bracket, row.plan(), key), shot_clock=shot_clock,
-        rated=row.rated,
+        rated=row.rated, start=_start(row, first, second),
     )  # fmt: skip
     fixtures_service.open_window(fixture, match, now + row.play_time)
     return Pairing.objects.create(competition=row, key=str(key), fixture=fixture)
@@ -300,8 +308,9 @@ def _rr_fixture(
     fixture = fixtures_service.create(FIXTURE_KIND, first, second)
     shot_clock = settings.CLUB["RATED_SHOT_CLOCK"] if row.rated else None
     match = game_service.create_match(
-        first, second, row.best_of, shot_clock=shot_clock, rated=row.rated
-    )
+        first, second, row.best_of, shot_clock=shot_clock, rated=row.rated,
+        start=_start(row, first, second),
+    )  # fmt: skip
     fixtures_service.open_window(fixture, match, play_by)
     return Pairing.objects.create(competition=row, key=key, fixture=fixture)
 

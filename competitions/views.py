@@ -286,6 +286,13 @@ class NewForm(forms.Form):
         label=gettext_lazy("Final: best of"), required=False, min_value=1
     )
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
+    handicap = forms.BooleanField(
+        label=gettext_lazy("Handicapped"),
+        required=False,
+        help_text=gettext_lazy(
+            "Each match gives the weaker member a start from the two ratings at the draw."
+        ),
+    )
     entry_deadline = forms.DateTimeField(
         label=gettext_lazy("Entry closes"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
@@ -320,7 +327,7 @@ def new_competition(request: HttpRequest) -> HttpResponse:
                 name_ru=data["name_ru"], best_of=plan, rated=data["rated"],
                 play_time=timedelta(days=data["play_days"]), format=data["format"],
                 groups=data["groups"] or 1, cycles=data["cycles"] or 1,
-                advance=data["advance"] or 2,
+                advance=data["advance"] or 2, handicap=data["handicap"],
             )  # fmt: skip
         except CompetitionError as exc:
             form.add_error("entry_deadline", error_text(exc.code))
