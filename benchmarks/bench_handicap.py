@@ -15,7 +15,11 @@ weaker's frames won with a 95 % Wilson interval; for every pairing:
   and the start `rules.handicap.start_for` gives for that gap, uncapped;
 - the start at which the weaker wins half of the frames, from a logistic fit of the weaker's
   win against the start over every frame of the pairing: the calibration's answer, to compare
-  with the model's.
+  with the model's; and the fit's spread, the standard deviation of the margin it implies
+  (π/√3 over the fit's slope), to compare with MARGIN_SD. The weaker wins with a start s when
+  the stronger's margin at the table is below s, so the win rate against the start is the
+  margin's distribution: this measures MARGIN_SD even where the levels are too far apart for
+  the weaker to win at no start.
 
 Every frame is seeded from `--seed`, the pairing, the start and its number, so a run gives the
 same figures for any `--jobs`. The last line is one JSON object with every figure.
@@ -169,6 +173,7 @@ def summarise(frames: list[Frame], pairings: list[str], starts: list[int]) -> di
             "gap": gap,
             "model_start": model,
             "even_start": (-fit[0] / fit[1]) if fit else None,
+            "spread": (math.pi / math.sqrt(3) / fit[1]) if fit else None,
         }
     return out
 
@@ -230,16 +235,16 @@ def main() -> None:
     print()
     print(
         "| pairing | p (no start) | margin mean | margin SD | rating gap | model's start "
-        "| even start (fit) | conceded |"
+        "| even start (fit) | spread (fit) | conceded |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for pairing in pairings:
         f = figures[pairing]
         assert isinstance(f, dict)
         print(
             f"| {pairing} | {show(f['frame_chance'], 2)} | {show(f['margin_mean'])} "
             f"| {show(f['margin_sd'])} | {show(f['gap'], 0)} | {show(f['model_start'])} "
-            f"| {show(f['even_start'])} | {f['conceded']} |"
+            f"| {show(f['even_start'])} | {show(f['spread'])} | {f['conceded']} |"
         )
     per_frame = [f.seconds for f in frames]
     print()

@@ -15,8 +15,9 @@ nowhere else. In three steps, from the two members' ratings (`rules.ratings.Rati
    m points for the weaker evens the frame. It is rounded to whole points and capped at the
    club's cap (SNOOKER_HANDICAP_CAP, passed in).
 
-`MARGIN_SD` is provisional until the calibration benchmark measures it (issue 40: the computer's
-levels against each other at several starts); the steps stay.
+`MARGIN_SD` is the margin's spread, measured by the calibration benchmark (`make
+bench-handicap`: the computer's levels against each other at several starts; docs/handicaps.md,
+"Calibration": 34 and 42 points for its two pairings, 40 inside both intervals).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from rules.ratings import SCALE, Rating
 from rules.state import NO_START, start_refusal
 
 # The standard deviation, in points, of the margin by which one member beats another in a
-# frame. Provisional (see the module's docstring and docs/handicaps.md).
+# frame (measured: see the module's docstring and docs/handicaps.md, "Calibration").
 MARGIN_SD = 40.0
 # The deviation an organiser's override is read with (club/handicaps.py): their judgement of a
 # member's strength is taken as settled, like a regular player's rating (docs/ratings.md).
