@@ -97,7 +97,7 @@ class Report(models.Model):
     """A member's report of a line (chat/moderation.py): open until a moderator acts on the
     line or dismisses it."""
 
-    class Reason(models.TextChoices):
+    class Reason(models.TextChoices):  # rules.chat.REPORT_REASONS, with their words
         INSULT = "insult", _("Insults or hate")
         SPAM = "spam", _("Spam or advertising")
         COACHING = "coaching", _("Advice to a player during play")

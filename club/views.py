@@ -30,10 +30,10 @@ from club.models import Challenge
 from club.service import ClubError
 from club.text import error_text, handicap_refusal
 from game.models import Match
+from game.protocol.constants import chat_constants
 from ratings import handicaps
 from ratings import service as ratings_service
 from rules import challenges as rules
-from rules import chat as chat_rules
 from rules.challenges import Kind, Party, Status
 from rules.handicap import OVERRIDE_RANGE
 
@@ -74,8 +74,8 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
         "computer_live": lobby.computer_live(),
         "open": lobby.challenge_rows(lobby.open_challenges(now)),
         "incoming": [], "outgoing": [], "my_matches": [], "guest": False,
-        # The lobby's chat room's limits and phrases (rules/chat.py; static/js/chatpanel.js).
-        "chat_limits": {"max_length": chat_rules.MAX_LENGTH, "presets": list(chat_rules.PRESETS)},
+        # The lobby's chat room's limits and phrases (static/js/chatpanel.js), the match's.
+        "chat_limits": chat_constants(),
     }  # fmt: skip
     if isinstance(user, User):
         mine = lobby.challenge_rows(lobby.my_challenges(user, now))

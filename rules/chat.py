@@ -28,6 +28,9 @@ HISTORY: Final = 100  # the lines of a room a page is sent on arrival and on rec
 # the reader's language.
 PRESETS: Final = ("good_shot", "good_luck", "thank_you", "well_played", "sorry", "one_moment")
 
+# Why a member reports a line (chat/moderation.py; their words: chat/models.py, static/js/lang).
+REPORT_REASONS: Final = ("insult", "spam", "coaching", "other")
+
 # The lengths of a timeout a moderator may give.
 TIMEOUTS: Final = {
     "15m": timedelta(minutes=15),

@@ -45,6 +45,16 @@ def _wall(wall: table.Wall) -> dict[str, list[float]]:
     return {"a": list(wall.a), "b": list(wall.b), "normal": list(wall.normal)}
 
 
+def chat_constants() -> dict[str, Any]:
+    """The chat's limits, preset phrases and report reasons (rules/chat.py; their words:
+    static/js/lang), for every page with a chat panel."""
+    return {
+        "max_length": chat.MAX_LENGTH,
+        "presets": list(chat.PRESETS),
+        "report_reasons": list(chat.REPORT_REASONS),
+    }
+
+
 def page_constants() -> dict[str, Any]:
     """The table (rules/table.py), the physics the aim guide needs (rules/physics), the stroke
     limits (client_in) and the protocol's figures."""
@@ -107,11 +117,7 @@ def page_constants() -> dict[str, Any]:
                 "steps": cushion.STEPS,
             },
         },
-        # The chat's limits and preset phrases (rules/chat.py; their words: static/js/lang).
-        "chat": {
-            "max_length": chat.MAX_LENGTH,
-            "presets": list(chat.PRESETS),
-        },
+        "chat": chat_constants(),
         "stroke": {
             "min_speed": SLIDER_MIN_SPEED,
             "max_speed": MAX_SPEED,

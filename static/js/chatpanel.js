@@ -4,7 +4,8 @@
 // takes the keyboard's focus (the table keeps it for aiming), and tells a screen reader each
 // new line of another's, once, politely (not the room's history). A moderator's deletion
 // takes the line away; a timeout is said to the member timed out (why and until when) and
-// to the others. Its state is chatroom.js's.
+// to the others. A member reports another's line (its flag button: a reason, then Send; the
+// server's answer said in the panel). Its state is chatroom.js's.
 
 import { ChatRooms, draftRefusal, lineWords, roomsRead, voice, writes } from "./chatroom.js";
 import { language, playerName, t } from "./i18n.js";
@@ -43,7 +44,55 @@ export class ChatPanel {
       presets.append(button);
     }
     this.el("chat-text").maxLength = chat.max_length * 4; // trimmed by the server to the limit
+    this.reportBox = this.reportForm(chat.report_reasons || []);
     this.render();
+  }
+
+  /** The one report form, shown under the lines for the line being reported. */
+  reportForm(reasons) {
+    const box = document.createElement("form");
+    box.className = "chat-report";
+    box.dataset.testid = "chat-report";
+    box.hidden = true;
+    const what = document.createElement("p");
+    const label = document.createElement("label");
+    const select = document.createElement("select");
+    select.dataset.testid = "chat-report-reason";
+    for (const key of reasons) {
+      const option = document.createElement("option");
+      option.value = key;
+      option.textContent = t(`chat.report.${key}`);
+      select.append(option);
+    }
+    label.append(`${t("chat.report_reason")} `, select);
+    const send = document.createElement("button");
+    send.type = "submit";
+    send.dataset.testid = "chat-report-send";
+    send.textContent = t("chat.report_send");
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = t("chat.report_cancel");
+    cancel.addEventListener("click", () => {
+      box.hidden = true;
+    });
+    box.append(what, label, " ", send, " ", cancel);
+    box.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      box.hidden = true;
+      const answer = await postReport(box.dataset.line, select.value);
+      this.refused(answer.ok ? t("chat.reported") : answer.message);
+    });
+    this.el("chat-lines").after(box);
+    return { box, what, select };
+  }
+
+  /** Open the report form for `line`. */
+  reporting(line) {
+    const { box, what, select } = this.reportBox;
+    box.dataset.line = String(line.id);
+    what.textContent = t("chat.report_line", { name: playerName(line.author) });
+    box.hidden = false;
+    select.focus();
   }
 
   /** The match is over: the players read (and write in) the spectators' room too. */
@@ -151,10 +200,38 @@ export class ChatPanel {
         const who = document.createElement("b");
         who.textContent = playerName(line.author);
         li.append(who, document.createTextNode(` ${lineWords(line, t, this.mild)}`));
+        if (this.voice === "member" && line.author !== this.me) {
+          const flag = document.createElement("button");
+          flag.type = "button";
+          flag.className = "chat-flag";
+          flag.dataset.testid = "chat-flag";
+          flag.textContent = "⚑";
+          flag.title = t("chat.report_line", { name: playerName(line.author) });
+          flag.setAttribute("aria-label", flag.title);
+          flag.addEventListener("click", () => this.reporting(line));
+          li.append(" ", flag);
+        }
         return li;
       }),
     );
     this.el("chat-empty").hidden = lines.length > 0;
     list.scrollTop = list.scrollHeight;
+  }
+}
+
+/** Report a line (chat/views.py `report`, docs/chat.md): the server's answer, `{ok: true}` or
+ * `{code, message}` in the page's language. */
+async function postReport(id, reason) {
+  const token = document.querySelector("input[name=csrfmiddlewaretoken]");
+  try {
+    const answer = await fetch(`/chat/lines/${id}/report/`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": token ? token.value : "" },
+      body: new URLSearchParams({ reason }),
+    });
+    return await answer.json();
+  } catch {
+    return { message: t("chat.report_failed") };
   }
 }

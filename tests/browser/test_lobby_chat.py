@@ -46,6 +46,24 @@ def test_two_members_talk_in_the_lobby(browser: Any, server: Server) -> None:
         assert bob.locator("[data-testid=chat-lines] img").count() == 0  # text, not markup
         assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
+        # Alice reports Bob's line (its flag, a reason, Send): the club has the report, and
+        # her panel says so; her own lines have no flag.
+        mine = alice.get_by_test_id("chat-lines").locator("li", has_text="anyone for a frame?")
+        assert mine.get_by_test_id("chat-flag").count() == 0
+        theirs = alice.get_by_test_id("chat-lines").locator("li", has_text="давай")
+        theirs.get_by_test_id("chat-flag").click()
+        alice.get_by_test_id("chat-report-reason").select_option("insult")
+        alice.get_by_test_id("chat-report-send").click()
+        expect(alice.get_by_test_id("chat-refusal")).to_have_text(
+            "Reported: an organiser will look at it."
+        )
+        reported = server.manage(
+            "from chat.models import Report\n"
+            "print(list(Report.objects.values_list('reporter__username', 'reason',"
+            " 'line__text')))\n"
+        )
+        assert "('alice', 'insult', 'давай, до трёх')" in reported
+
         # Carol, an organiser, deletes Alice's line in the admin: it leaves both open pages.
         server.manage(
             "from django.contrib.auth import get_user_model\n"

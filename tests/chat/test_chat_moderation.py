@@ -172,3 +172,9 @@ def test_a_members_chat_settings(client: Client) -> None:
     assert service.preference(ann).mild_shown and not service.preference(ann).off_at_table
     russian = client.get("/chat/settings/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Настройки чата" in russian and "Показывать мягкие слова" in russian
+
+
+def test_the_report_reasons_are_the_rules_own() -> None:
+    from rules.chat import REPORT_REASONS
+
+    assert tuple(Report.Reason.values) == REPORT_REASONS
