@@ -71,6 +71,7 @@ def pages(server: Server, club: dict[str, Any], logged_in: bool) -> list[str]:
         f"/challenges/{club['challenge']}/",
         "/practice/",
         "/computer/",
+        "/chat/settings/",
         "/accounts/password_change/",
         f"/match/{club['long']}/",
     ]
