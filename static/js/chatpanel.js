@@ -205,11 +205,11 @@ export class ChatPanel {
           flag.type = "button";
           flag.className = "chat-flag";
           flag.dataset.testid = "chat-flag";
-          flag.textContent = "⚑";
+          // Its mark is the stylesheet's (site.css): the line's text stays the line's own.
           flag.title = t("chat.report_line", { name: playerName(line.author) });
           flag.setAttribute("aria-label", flag.title);
           flag.addEventListener("click", () => this.reporting(line));
-          li.append(" ", flag);
+          li.append(flag);
         }
         return li;
       }),
