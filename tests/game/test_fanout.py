@@ -121,6 +121,10 @@ async def test_the_players_hear_an_event_before_the_crowd(match, players, monkey
     a, b = Client(match.pk, players[0]), Client(match.pk, players[1])
     for c in (a, b):
         await c.open()
+    # Each page greeted whole: a socket still reading its chat history (after its welcome) takes
+    # the next event only once it has sent it.
+    for c in (*crowd, a, b):
+        await c.expect("lines")
     heard: list[str | None] = []
     match_event = MatchConsumer.match_event
 
