@@ -156,10 +156,6 @@ def untroll(moderator: Visitor, member_id: int, reason: str, now: datetime) -> N
         )
 
 
-def is_troll(member_id: int | None) -> bool:
-    return member_id is not None and Troll.objects.filter(member_id=member_id).exists()
-
-
 # --- the panic switch ----------------------------------------------------------------------------
 def panic(moderator: Visitor, hours: int, reason: str, now: datetime) -> Panic:
     """For `hours` (PANIC_HOURS), only members of some standing write in the lobby."""
