@@ -170,12 +170,16 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             await self._request(message)
 
     async def greet(self, message: client_in.Hello) -> None:
-        await FANOUT.join(self)
-        if self._held is not None:  # the clock's start, if this starts it, is told on commit
+        # A player is at the table once their socket's row is stored: before the match's
+        # group is joined, which waits on Redis. A player reconnecting while Redis hangs is
+        # present all the while, not away from their last drop and claimable (issue 37). The
+        # clock's start, if this starts it, is in the welcome read below.
+        if self._held is not None:
             await database_sync_to_async(presence.connect)(
                 self.match_id, self.channel_name, self._held
             )
         HEARTBEATS.add(self.channel_name, self.match_id, self._held or "")
+        await FANOUT.join(self)
         last = message.last_version
         greeting = TABLES.greeting(self.match_id, last) if self.seat is None else None
         if greeting is None:
@@ -271,10 +275,9 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         row, snapshot, turn = service.table(self.match_id)
         missed = None
         if last is not None and last <= row.version:
-            missed = service.events_after(self.match_id, last, settings.SNOOKER["RESYNC_EVENTS"])
-            # Events written after the snapshot was read are caught by the version check.
-            if missed is not None and missed.version != row.version:
-                missed = None
+            missed = service.events_between(
+                self.match_id, last, row.version, settings.SNOOKER["RESYNC_EVENTS"]
+            )
         players = service.players(row)
 
         def welcome(snapshot: server_out.Snapshot | None) -> str:
@@ -284,7 +287,7 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
 
         bare = welcome(None)
         if missed is not None:
-            return Greeting(row.version, bare, bare, None, tuple(missed.texts), turn, players)
+            return Greeting(row.version, bare, bare, None, tuple(missed), turn, players)
         story = logs.current_log(row)
         return Greeting(row.version, welcome(snapshot), bare, story, None, turn, players)
 

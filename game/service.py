@@ -106,13 +106,19 @@ def events_after(match_id: int, version: int, limit: int) -> Missed | None:
     """The events after `version` in order, or None if more than `limit` (send a snapshot)."""
     row = Match.objects.get(pk=match_id)
     # Only up to the row's version: the events and the row it is read with are consistent.
-    after = MatchEvent.objects.filter(
-        match_id=match_id, version__gt=version, version__lte=row.version
-    )
-    texts = list(after.order_by("version").values_list("payload", flat=True)[: limit + 1])
-    if len(texts) > limit:
+    texts = events_between(match_id, version, row.version, limit)
+    if texts is None:
         return None
     return Missed(texts, row.version, turns.current(row, match_from_json(row.state)))
+
+
+def events_between(match_id: int, after: int, upto: int, limit: int) -> list[str] | None:
+    """The stored events after `after` up to `upto` in order, or None if more than `limit`.
+    A welcome reads them up to the version of the table it read just before: an event stored
+    in between is sent after them, as every event is, not turned into a snapshot."""
+    between = MatchEvent.objects.filter(match_id=match_id, version__gt=after, version__lte=upto)
+    texts = list(between.order_by("version").values_list("payload", flat=True)[: limit + 1])
+    return None if len(texts) > limit else texts
 
 
 # --- writing ---------------------------------------------------------------------------------

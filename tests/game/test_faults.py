@@ -299,6 +299,38 @@ async def test_a_match_hello_while_redis_is_down_is_closed_to_try_again(
     supervise.DEPENDENCIES.reset()
 
 
+@pytest.mark.usefixtures("beats")
+async def test_a_player_coming_back_while_redis_hangs_is_at_the_table(
+    players: Any, set_clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's socket dropped; his page says hello again while Redis hangs, so his socket cannot
+    join the match's group. He is at the table from his hello, not away from his drop: past
+    the grace Alice still cannot claim (main: his row waited for the group, and a hang longer
+    than the grace let Alice claim against a player whose page was there)."""
+    match = await database_sync_to_async(_started)(players)
+    here = _Heartbeats()  # Alice's process
+    here.add("alice-1", match.pk, "A")
+    await database_sync_to_async(presence.disconnect)(match.pk, "bob-1", "B")
+    layer = get_channel_layer()
+    hung = asyncio.Event()
+
+    async def hangs(group: str, channel: str) -> None:
+        await hung.wait()
+
+    monkeypatch.setattr(layer, "group_add", hangs)
+    bob = Client(match.pk, players[1])
+    assert (await bob.ws.connect())[0]
+    await bob.send({"type": "hello", "protocol": 1, "last_version": None})
+    for _ in range(14):  # 70 s: past the grace (60 s), the hello still waiting for its group
+        await set_clock.advance(HEARTBEAT / 2)
+        assert await database_sync_to_async(_why_not)(match) is Refusal.OPPONENT_HERE
+    assert await database_sync_to_async(_claim)(match) == "not_claimable"
+    hung.set()
+    await bob.close()
+    here.reset()
+    HEARTBEATS.reset()
+
+
 async def test_a_socket_whose_channel_fails_under_it_is_closed_to_try_again_quietly(
     players: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

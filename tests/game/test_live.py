@@ -11,7 +11,9 @@ import pytest
 from channels.db import database_sync_to_async
 
 from game import service
+from game.greetings import TABLES
 from game.models import Connection, Match, MatchEvent
+from game.protocol import client_in
 from rules.match import match_from_json, match_to_json
 from rules.state import FrameState, make_balls
 from tests.game.helpers import Client, started
@@ -173,6 +175,34 @@ async def test_reconnect_receives_exactly_what_it_missed(match, players) -> None
     welcome = await fresh.open(last_version=None)
     assert welcome["snapshot"]["version"] == 3
     for c in (a, b, back, fresh):
+        await c.close()
+
+
+async def test_an_event_stored_while_a_socket_is_greeted_follows_what_it_missed(
+    match, players, monkeypatch
+) -> None:
+    """The welcome reads the table, then the events after the socket's last version: one stored
+    between the two reads is sent after them, as every event is, never turned into a snapshot
+    (a page animates events; a snapshot would skip the shots it missed)."""
+    a, b, _ = await _trio(match, players)
+    await a.break_off()
+    for c in (a, b):
+        await c.expect("event")
+    between = service.events_between
+    concession = client_in.Concede(type="concede", client_id="b-concede", scope="frame")
+
+    def stored_meanwhile(*args: Any) -> Any:
+        # The table was read at v2; B's concession is stored (and told) before its events are.
+        service.submit(match.pk, players[1], concession)
+        return between(*args)
+
+    monkeypatch.setattr(service, "events_between", stored_meanwhile)
+    TABLES.forget(match.pk)  # what this process heard: read from the database
+    back = Client(match.pk)
+    back.version = 1
+    assert (await back.open(last_version=1))["snapshot"] is None
+    assert [(await back.expect("event"))["version"] for _ in range(2)] == [2, 3]
+    for c in (a, b, back):
         await c.close()
 
 

@@ -324,6 +324,8 @@ async def test_a_crowd_is_greeted_without_a_read_a_version(match, players, monke
     real_table, real_after = service.table, service.events_after
     monkeypatch.setattr(service, "table", lambda *a: tables.append(a) or real_table(*a))
     monkeypatch.setattr(service, "events_after", lambda *a: missed.append(a) or real_after(*a))
+    real_between = service.events_between
+    monkeypatch.setattr(service, "events_between", lambda *a: missed.append(a) or real_between(*a))
     crowd = [Client(match.pk, address=f"10.0.6.{i}") for i in range(10)]
     for c in crowd:
         assert (await c.open())["snapshot"]["version"] == 1
