@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
 .PHONY: venv venv-dev node-modules run test test-js lint typecheck messages bench-physics bench-views \
-	physics-figures bench-live bench-strangers bench-opponent bench-handicap bench-redis-restarts scenarios \
+	physics-figures bench-live bench-strangers bench-opponent bench-handicap bench-analysis bench-redis-restarts scenarios \
 	physics-goldens static
 
 # `venv`: what the club runs (requirements.txt), for `make run` as for a server; `venv-dev`:
@@ -106,6 +106,10 @@ bench-opponent: venv-dev
 # several starts. A short run: `make bench-handicap BENCH_ARGS="--frames 20 --starts 0,40"`.
 bench-handicap: venv-dev
 	$(BIN)/python benchmarks/bench_handicap.py $(BENCH_ARGS)
+
+# The coach's analysis (docs/coach.md): seconds per stroke and per frame, one core.
+bench-analysis: venv-dev
+	$(BIN)/python benchmarks/bench_analysis.py $(BENCH_ARGS)
 
 # One daphne's resident set after each of ten Redis restarts (issue 37: within 5 % of the first);
 # BENCH_ARGS="--census" also counts its live objects and tasks, to show what a restart keeps.
