@@ -58,7 +58,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteWrapper
 from django.db.models import Q
 
-from computer import lanes
+from computer import analysis, lanes
 from computer.thinking import start_worker, think
 from game import clock, service, turns
 from game.models import Match, MatchEvent
@@ -307,6 +307,7 @@ async def serve() -> None:
     _OWN_PROCESS[0] = True
     warm()
     RESUME.start()
+    ANALYSES.start()
     layer = get_channel_layer()
     assert layer is not None
     while True:
@@ -386,6 +387,10 @@ RESUME = Periodic(
 )
 
 
+# The coach's analyses queued (computer/analysis.py), in the pool's background lane.
+ANALYSES = Periodic("analysing frames", analysis.every, analysis.analyse_waiting)
+
+
 def warm() -> None:
     """Start the pool's workers now, before any table needs them: a spawned worker's start
     (a new interpreter importing the rules core, a second or two of CPU) is not paid in the
@@ -401,6 +406,7 @@ def start_with_the_server() -> None:
     twisted_loop.call_soon(warm)
     if plays_here():
         twisted_loop.call_soon(RESUME.start)
+        twisted_loop.call_soon(ANALYSES.start)
 
 
 def reset() -> None:
@@ -413,6 +419,7 @@ def reset() -> None:
     _KNOWN.clear()
     _OWN_PROCESS[0] = False
     RESUME.stop()
+    ANALYSES.stop()
     lanes.reset()
 
 

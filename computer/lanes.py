@@ -4,6 +4,8 @@ from 8 accounts, sharing the pool's queue, stretched the computer's replies from
 
 - `stroke(executor, work, ...)`: a decision of the computer at a table, sent to the pool at
   once (counted while it thinks).
+- `background(executor, work, ...)`: the coach's analysis, a stroke at a time, only while no
+  stroke and no hint waits (computer/analysis.py).
 - `hint(member, executor, work, ...)`: a hint waits in a lane of its own: it is sent to the
   pool only while none of the computer's decisions waits for a worker (fewer thinking here
   than `COMPUTER["WORKERS"]`), one hint at a time, in the order asked. A stroke asked while a
@@ -93,6 +95,26 @@ async def hint(member: int, executor: Executor, work: Callable[..., _T], *args: 
             _WAITING[member] = left
         else:
             del _WAITING[member]
+
+
+async def background(executor: Executor, work: Callable[..., _T], *args: Any) -> _T:
+    """Think a piece of background work (a stroke of the coach's analysis, docs/coach.md) once
+    nothing else waits: no stroke of the computer's waits for a worker, no hint thinks and no
+    member's hint waits. A piece is one stroke's analysis (a tenth of a second), so a stroke or
+    a hint asked meanwhile waits that long at most."""
+    lane = _lane()
+    workers = settings.COMPUTER["WORKERS"]
+    async with lane.turn:
+        await lane.turn.wait_for(
+            lambda: not lane.hinting and not _WAITING and lane.strokes < workers
+        )
+        lane.hinting = True
+    try:
+        return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
+    finally:
+        async with lane.turn:
+            lane.hinting = False
+            lane.turn.notify_all()
 
 
 def reset() -> None:

@@ -21,3 +21,37 @@ class Computer(models.Model):
 
     def __str__(self) -> str:
         return f"computer ({self.level})"
+
+
+class Analysis(models.Model):
+    """The coach's analysis of one ended frame (docs/coach.md): asked for once, run once in
+    the computer's pool, stored for every later viewer. `strokes` holds one entry a stroke or
+    choice of the frame, in order (`computer.analysis.stroke_json`), as each is done: `done` of
+    `total` is its progress."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+
+    match = models.ForeignKey("game.Match", on_delete=models.CASCADE, related_name="analyses")
+    frame = models.PositiveSmallIntegerField()  # 1-based
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested = models.DateTimeField()
+    finished = models.DateTimeField(null=True, blank=True)
+    seed = models.CharField(max_length=32)
+    done = models.PositiveSmallIntegerField(default=0)
+    total = models.PositiveSmallIntegerField(default=0)
+    strokes = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "frame"], name="computer_analysis_once")
+        ]
+        indexes = [models.Index(fields=["status", "id"], name="computer_analysis_queue")]
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id} frame {self.frame} ({self.status})"

@@ -12,8 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from rules import commands
-from rules.match import match_from_json
+from rules.commands import Command
+from rules.match import Match, match_from_json
 from rules.opponent import LEVELS, Decision, decide
+from rules.opponent.analysis import Analysed, analyse_stroke
 from rules.state import Player
 
 # The pool's workers run below the server's priority: the computer's thinking (a second of CPU
@@ -128,3 +130,10 @@ def hint(state: dict[str, Any], seat: Player, seed: int) -> dict[str, Any] | Non
         "kind": decision.kind,
         "leave": None if leave is None else [round(leave[0], 1), round(leave[1], 1)],
     }
+
+
+def analyse(before: Match, seat: Player, command: Command, index: int, seed: str) -> Analysed:
+    """One stroke (or choice) of the coach's analysis (computer/analysis.py), seeded by the
+    analysis' seed and the stroke's index."""
+    assert isinstance(command, commands.Stroke | commands.Choose)
+    return analyse_stroke(before, seat, command, index, f"{seed}:{index}")

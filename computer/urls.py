@@ -5,4 +5,9 @@ from computer import views
 urlpatterns = [
     path("computer/", views.play, name="play_computer"),
     path("computer/hint/<int:match_id>/", views.hint, name="computer_hint"),
+    path(
+        "computer/analysis/<int:match_id>/<int:frame>/",
+        views.analysis_view,
+        name="computer_analysis",
+    ),
 ]

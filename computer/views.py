@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from accounts import limits
-from computer import driver, fairplay, lanes, service, thinking
-from computer.models import Computer
+from computer import analysis, driver, fairplay, lanes, service, thinking
+from computer.models import Analysis, Computer
 from game.models import Match
 from rules.challenges import BEST_OF
 from rules.match import match_from_json
@@ -170,3 +170,38 @@ async def hint(request: HttpRequest, match_id: int) -> HttpResponse:
     if answer is None:
         return _refused("no_stroke", "there is no stroke to play now", 409)
     return JsonResponse({"version": version, "seat": seat, **answer})
+
+
+ANALYSIS_REFUSALS = {
+    "not_found": 404, "not_a_player": 403, "match_live": 409, "bad_frame": 404,
+}  # fmt: skip
+
+
+def _analysis_json(found: Analysis | None) -> dict[str, Any]:
+    if found is None:
+        return {"status": "none", "done": 0, "total": 0, "strokes": []}
+    return {
+        "status": found.status, "done": found.done, "total": found.total,
+        "strokes": found.strokes,
+    }  # fmt: skip
+
+
+@require_http_methods(["GET", "POST"])
+def analysis_view(request: HttpRequest, match_id: int, frame: int) -> HttpResponse:
+    """A finished frame's analysis (docs/coach.md): GET, what is stored so far (its progress,
+    "12 of 48 strokes", and each stroke's result; anyone who may see the replay); POST, ask
+    for it (a player of the match or an organiser, a few a minute), queued once for all."""
+    if request.method == "GET":
+        found = Analysis.objects.filter(match_id=match_id, frame=frame).first()
+        return JsonResponse(_analysis_json(found))
+    user = request.user
+    if not user.is_authenticated:
+        return _refused("not_logged_in", "log in to ask for an analysis", 403)
+    wait = limits.throttled(request, "computer_analysis", "10/m", lambda _g, r: str(r.user.pk))
+    if wait is not None:
+        return _refused("rate_limited", f"too many requests: try again in {wait} s", 429)
+    try:
+        asked = analysis.request(user, match_id, frame)
+    except analysis.AnalysisRefused as exc:
+        return _refused(exc.code, exc.message, ANALYSIS_REFUSALS.get(exc.code, 400))
+    return JsonResponse(_analysis_json(asked), status=202)

@@ -398,12 +398,21 @@ def rebuild(match_id: int) -> MatchState:
     Physics and referee are deterministic and the server's draws are stored, so this equals
     the stored state; a test holds the service to it.
     """
+    match, commands = recorded(match_id)
+    for seat, command in commands:
+        match, _ = rules_match.apply(match, seat, command)
+    return match
+
+
+def recorded(match_id: int) -> tuple[MatchState, list[tuple[Player | None, Command]]]:
+    """The match as it began (its best-of, the draw, the handicap start) and every command
+    stored since, in order: what the replay, the analysis and any rebuild fold."""
     row = Match.objects.get(pk=match_id)
     events = MatchEvent.objects.filter(match=row).order_by("version")
     stored = iter(events.values_list("kind", "seat", "command"))
     _, _, first = next(stored)
     start = server_out.StartRequest.model_validate(first)
-    return rules_match.replay(row.best_of, start.draw, _commands(stored), start.points)
+    return rules_match.new_match(row.best_of, start.draw, start.points), list(_commands(stored))
 
 
 def _commands(

@@ -544,6 +544,7 @@ class ComputerSettings(TypedDict):
     RESUME_BATCH: int
     HINTS_PER_MINUTE: int
     HINTS_WAITING: int
+    ANALYSE_EVERY: float
 
 
 # The computer opponent (computer/, docs/opponent.md): the processes it thinks in (each
@@ -569,6 +570,9 @@ COMPUTER: ComputerSettings = {
     # Hints a member may have waiting for the pool at once (computer/lanes.py): a hint waits
     # behind the computer's strokes, and a member's third is refused while two wait.
     "HINTS_WAITING": 2,
+    # The process that plays the computer looks for frames queued for the coach's analysis
+    # this often, in seconds (computer/analysis.py; 0: never). A pass runs the queue dry.
+    "ANALYSE_EVERY": 10.0,
 }
 if COMPUTER["OWN_PROCESS"] and not REDIS_URL:
     # The servers tell that process of its turns through the channel layer.
