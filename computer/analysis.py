@@ -112,6 +112,8 @@ def store(analysis_id: int, found: Analysed, total: int) -> None:
     """One more stroke done: stored at once (the progress the page shows)."""
     with transaction.atomic():
         analysis = Analysis.objects.select_for_update().get(pk=analysis_id)
+        if any(s["index"] == found.index for s in analysis.strokes):
+            return  # another process got there first (SQLite takes no row locks)
         analysis.strokes = [*analysis.strokes, stroke_json(found)]
         analysis.done = len(analysis.strokes)
         fields = ["strokes", "done"]

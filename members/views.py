@@ -24,6 +24,7 @@ from django_ratelimit.core import get_usage
 
 from accounts import limits, zones
 from club.endings import end_actions
+from game import service as game_service
 from game.models import Match
 from game.protocol.constants import page_constants
 from game.text import player_name
@@ -270,6 +271,9 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
             "replay": data,
             **_handicap(match),
             "constants": page_constants(),
+            # The coach's analysis (docs/coach.md) is asked for by a player or an organiser.
+            "may_analyse": request.user.is_staff
+            or game_service.seat_of(match, request.user) is not None,
         },
     )
 

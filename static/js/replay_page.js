@@ -2,7 +2,12 @@
 // the replay's state (replay.js). Words come from the page; this module sets figures and
 // states, and offers a read-only hook to the browser tests.
 
-import { CONSTANTS } from "./constants.js";
+import { AimPainter } from "./aiming.js";
+import {
+  SIGNS, fetchAnalysis, markText, parseAnalysis, pending, refusalKey, statusText, summary,
+} from "./analysis.js";
+import { CONSTANTS, GUIDE } from "./constants.js";
+import { t, translatePage } from "./i18n.js";
 import { SPEEDS, Replay } from "./replay.js";
 import { TableView } from "./table.js";
 
@@ -100,6 +105,107 @@ function render() {
   }
 }
 
+// --- the coach's analysis (docs/coach.md) --------------------------------------------------------
+const coach = $("coach");
+const painter = new AimPainter(GUIDE, CONSTANTS.stroke);
+const names = {
+  A: root.querySelector('[data-side="A"] .sb-name').textContent,
+  B: root.querySelector('[data-side="B"] .sb-name').textContent,
+};
+let analysis = parseAnalysis(null);
+let proShown = null; // the stroke whose comparison is on screen
+
+/** The analysed stroke about to be played, when the replay stands still before it. */
+function comparedStroke() {
+  const v = replay.view();
+  if (v.playing || v.animating || v.step >= data.steps.length) return null;
+  const stroke = analysis.byVersion.get(data.steps[v.step].version);
+  return stroke && stroke.aim ? { stroke, after: data.steps[v.step].balls } : null;
+}
+
+function showAnalysis() {
+  $("coach-status").textContent = statusText(analysis);
+  $("analyse").hidden = !(coach.dataset.mayAsk === "true" && analysis.status === "none");
+  const counts = summary(analysis);
+  $("coach-summary").replaceChildren(...(analysis.byVersion.size ? ["A", "B"] : []).map((seat) => {
+    const li = document.createElement("li");
+    li.textContent = t("coach.summary", { name: names[seat], ...counts[seat] });
+    return li;
+  }));
+  for (const li of root.querySelectorAll("[data-version]")) {
+    const stroke = analysis.byVersion.get(Number(li.dataset.version));
+    li.querySelector(".coach-mark")?.remove();
+    if (!stroke || !stroke.mark) continue;
+    const mark = document.createElement("span");
+    mark.className = `coach-mark mark-${stroke.mark}`;
+    mark.dataset.testid = "coach-mark";
+    mark.dataset.mark = stroke.mark;
+    mark.title = markText(stroke);
+    const sign = document.createElement("span");
+    sign.setAttribute("aria-hidden", "true");
+    sign.textContent = SIGNS[stroke.mark];
+    const words = document.createElement("span");
+    words.className = "sr-only";
+    words.textContent = markText(stroke);
+    mark.append(sign, words);
+    li.querySelector(".log-text").append(mark);
+  }
+  proShown = undefined; // drawn again with the new results
+  dirty = true;
+}
+
+async function readAnalysis(ask = false) {
+  const answer = await fetchAnalysis(coach.dataset.url, ask ? coach.dataset.csrf : null);
+  const error = $("coach-error");
+  error.hidden = !answer.code;
+  if (answer.code) {
+    error.textContent = t(refusalKey(answer.code));
+    return;
+  }
+  analysis = answer.analysis;
+  showAnalysis();
+  if (pending(analysis)) setTimeout(readAnalysis, 2000);
+}
+
+$("analyse").addEventListener("click", () => {
+  $("analyse").disabled = true;
+  readAnalysis(true).finally(() => {
+    $("analyse").disabled = false;
+  });
+});
+
+/** The Pro's stroke beside the one played, drawn over the position before it: its aim line
+ * and where it leaves the cue ball (cyan), and where the played stroke left it (orange). */
+function drawComparison(ctx, view) {
+  const compared = comparedStroke();
+  if (!compared) return;
+  const { stroke, after } = compared;
+  painter.drawHint(ctx, view, { aim: stroke.aim, leave: stroke.leave }, replay.balls);
+  const white = after && after.white;
+  if (!white) return;
+  const px = 1 / view.scale;
+  ctx.save();
+  ctx.setLineDash([4 * px, 4 * px]);
+  ctx.strokeStyle = "rgb(255,160,60)";
+  ctx.lineWidth = 2.5 * px;
+  ctx.beginPath();
+  ctx.arc(white[0], white[1], view.R, 0, 2 * Math.PI);
+  ctx.stroke();
+  ctx.restore();
+}
+
+function showComparison() {
+  const compared = comparedStroke();
+  const key = compared ? compared.stroke.version : null;
+  if (key === proShown) return;
+  proShown = key;
+  const pro = $("coach-pro");
+  pro.hidden = !compared;
+  pro.textContent = compared
+    ? [markText(compared.stroke), t("coach.pro")].filter(Boolean).join(" ")
+    : "";
+}
+
 function frame(now) {
   if (replay.tick(now)) {
     dirty = true;
@@ -108,7 +214,8 @@ function frame(now) {
   if (tableView.resize()) dirty = true;
   if (dirty) {
     dirty = false;
-    tableView.draw(replay.balls);
+    showComparison();
+    tableView.draw(replay.balls, { over: drawComparison });
   }
   requestAnimationFrame(frame);
 }
@@ -116,8 +223,13 @@ function frame(now) {
 // --- the test hook (read-only) ------------------------------------------------------------------
 window.snookerReplay = () => {
   const v = replay.view();
-  return JSON.parse(JSON.stringify({ ...v, speed: replay.speed }));
+  const compared = comparedStroke();
+  return JSON.parse(JSON.stringify({
+    ...v, speed: replay.speed, analysis: analysis.status, compared: compared ? compared.stroke : null,
+  }));
 };
 
+translatePage(coach);
+readAnalysis();
 render();
 requestAnimationFrame(frame);

@@ -191,5 +191,34 @@ def test_a_conceded_match_its_page_and_its_replay(
     visitor.screenshot(path=str(artifacts / "members-1280x800.png"), full_page=True)
     visitor.goto(f"{match.url}/players/bob/")
     visitor.screenshot(path=str(artifacts / "profile-1280x800.png"), full_page=True)
+
+    # The coach (docs/coach.md): a visitor is offered no analysis; Bob, a player, asks for one,
+    # the computer's process runs it (here the test's own shell), and his open replay shows
+    # its marks; at his own stroke into open cloth, the Pro's stroke beside his.
+    visitor.goto(f"{match.url}/match/{match.match_id}/replay/?frame=1")
+    expect(visitor.get_by_test_id("coach")).to_be_attached()
+    expect(visitor.get_by_test_id("analyse")).to_be_hidden()
+    player = contexts[1].new_page()
+    player.on("pageerror", lambda e: errors.append(str(e)))
+    player.goto(f"{match.url}/match/{match.match_id}/replay/?frame=1&stroke=2&speed=8")
+    player.get_by_test_id("analyse").click()
+    expect(player.get_by_test_id("coach-status")).to_contain_text("Queued")
+    ran = match.manage(
+        "import asyncio\nfrom concurrent.futures import ThreadPoolExecutor\n"
+        "from computer import analysis, driver\n"
+        "driver.use_pool(ThreadPoolExecutor(1))\n"
+        "print(asyncio.run(analysis.analyse_waiting()))"
+    )
+    assert ran.strip().splitlines()[-1] == "4"  # the break-off, Bob's foul, the choice, the pot
+    expect(player.get_by_test_id("coach-status")).to_contain_text("Analysed", timeout=10_000)
+    bobs = player.locator('.replay-log li[data-version="3"] [data-testid="coach-mark"]')
+    expect(bobs).to_have_attribute("data-mark", "blunder")
+    expect(bobs).to_contain_text("a foul that was avoidable")  # for a screen reader
+    compared = player.wait_for_function("() => snookerReplay().compared").json_value()
+    assert compared["version"] == 3 and compared["aim"] is not None
+    expect(player.get_by_test_id("coach-pro")).to_contain_text("The professional's stroke")
+    expect(player.get_by_test_id("coach-summary")).to_contain_text("bob: ")
+    player.screenshot(path=str(artifacts / "replay-analysed-1280x800.png"))
+    assert not errors
     for context in contexts:
         context.close()
