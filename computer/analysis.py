@@ -27,6 +27,7 @@ from rules.commands import Choose, Stroke
 from rules.errors import Refused
 from rules.match import Match as MatchState
 from rules.opponent.analysis import Analysed, strokes_of_frame
+from rules.opponent.chances import frame_accuracy
 from rules.state import Player
 
 
@@ -76,7 +77,18 @@ def stroke_json(found: Analysed) -> dict[str, Any]:
             "cue_ball": list(best.cue_ball) if best.cue_ball is not None else None,
         },
         "best_leave": list(found.best_leave) if found.best_leave is not None else None,
+        "chance": round(found.chance, 4), "accuracy": round(found.accuracy, 1),
     }  # fmt: skip
+
+
+def accuracy_of(strokes: list[dict[str, Any]]) -> dict[str, float | None]:
+    """Each player's accuracy over the strokes stored (rules/opponent/chances.py)."""
+    out: dict[str, float | None] = {}
+    for seat in ("A", "B"):
+        mine = [s["accuracy"] for s in strokes if s["seat"] == seat and "accuracy" in s]
+        figure = frame_accuracy(mine)
+        out[seat] = None if figure is None else round(figure, 1)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

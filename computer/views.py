@@ -179,10 +179,10 @@ ANALYSIS_REFUSALS = {
 
 def _analysis_json(found: Analysis | None) -> dict[str, Any]:
     if found is None:
-        return {"status": "none", "done": 0, "total": 0, "strokes": []}
+        return {"status": "none", "done": 0, "total": 0, "strokes": [], "accuracy": {}}
     return {
         "status": found.status, "done": found.done, "total": found.total,
-        "strokes": found.strokes,
+        "strokes": found.strokes, "accuracy": analysis.accuracy_of(found.strokes),
     }  # fmt: skip
 
 

@@ -33,6 +33,7 @@ from typing import Final
 from rules import geometry, referee
 from rules.commands import Choose, Command, Stroke
 from rules.match import Match, apply
+from rules.opponent.chances import frame_chance, stroke_accuracy
 from rules.opponent.model import PRO, Level
 from rules.opponent.player import SIMS, option_values, plan
 from rules.opponent.search import Budget, Plan, best_pots, sampled, turn_value
@@ -96,6 +97,10 @@ class Analysed:
     best_kind: str = ""  # pot, safety, escape, break; or the option
     best_leave: Point | None = None  # where the Pro's stroke leaves the cue ball, as meant
     played_option: str = ""  # a choice's option
+    # The striker's frame-winning chance before it (rules/opponent/chances.py), and the
+    # stroke's accuracy (0–100) from the chance it lost against the Pro's stroke.
+    chance: float = 0.5
+    accuracy: float = 100.0
 
     @property
     def choice(self) -> bool:
@@ -163,14 +168,25 @@ def analyse_stroke(
 ) -> Analysed:  # fmt: skip
     """One stroke (or choice) played by `seat` in `match` as it stood."""
     frame = match.frame
+    mine, theirs = frame.scores if seat == "A" else frame.scores[::-1]
+    left = referee.points_remaining(frame)
+    chance = frame_chance(mine - theirs, left)
+
+    def accuracy(best_value: float, played_value: float) -> float:
+        """The chance lost: the lead each stroke is worth, as the chance it gives."""
+        worth = [frame_chance(mine - theirs + v, left) for v in (best_value, played_value)]
+        return stroke_accuracy(worth[0] - worth[1])
+
     if isinstance(command, Choose):
         values = option_values(frame, seat, level)
         best_option = max(values, key=lambda o: values[o])
-        lost = max(0.0, values[best_option] - values[command.option])
+        best_value, played_value = values[best_option], values[command.option]
+        lost = max(0.0, best_value - played_value)
         mark = mark_of(lost)
         return Analysed(
-            index, seat, values[best_option], values[command.option], lost, mark,
-            Reason.CHOICE if mark else None, best_kind=best_option, played_option=command.option,
+            index, seat, best_value, played_value, lost, mark, Reason.CHOICE if mark else None,
+            best_kind=best_option, played_option=command.option, chance=chance,
+            accuracy=accuracy(best_value, played_value),
         )  # fmt: skip
     sims = SIMS.get(level.name, SIMS["pro"])
     best = plan(frame, seat, level, random.Random(f"{seed}:search"), Budget(sims))
@@ -189,7 +205,8 @@ def analyse_stroke(
                          outcome.ruling.points > 0 and not outcome.ruling.foul, level)  # fmt: skip
     return Analysed(
         index, seat, best_value, played_value, lost, mark, reason, best.stroke, best.kind,
-        best.leave,
+        best.leave, chance=chance,
+        accuracy=accuracy(best_value, played_value) if math.isfinite(played_value) else 100.0,
     )  # fmt: skip
 
 

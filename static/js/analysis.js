@@ -38,10 +38,13 @@ function strokeOf(entry) {
     option: String(entry.played_option || ""),
     aim,
     leave: point(entry.best_leave) ? entry.best_leave : null,
+    // The striker's frame-winning chance before the stroke, 0–1 (the graph's point).
+    chance: finite(entry.chance) ? Math.min(1, Math.max(0, entry.chance)) : null,
   };
 }
 
-/** The server's answer checked: {status, done, total, byVersion: Map(version → stroke)}. */
+/** The server's answer checked: {status, done, total, byVersion: Map(version → stroke),
+ * accuracy: {A, B} (0–100, or null)}. */
 export function parseAnalysis(data) {
   const status = data && STATUSES.has(data.status) ? data.status : "none";
   const byVersion = new Map();
@@ -51,7 +54,29 @@ export function parseAnalysis(data) {
   }
   const done = Number.isInteger(data && data.done) ? data.done : byVersion.size;
   const total = Number.isInteger(data && data.total) ? data.total : 0;
-  return { status, done, total, byVersion };
+  const accuracy = {};
+  for (const seat of ["A", "B"]) {
+    const figure = data && data.accuracy ? data.accuracy[seat] : null;
+    accuracy[seat] = finite(figure) ? figure : null;
+  }
+  return { status, done, total, byVersion, accuracy };
+}
+
+/** The graph of player A's frame-winning chance through the frame: one point a stroke
+ * analysed, in the frame's order, as [stroke's place, A's chance 0–1]. */
+export function chanceLine(analysis) {
+  return [...analysis.byVersion.values()]
+    .filter((s) => s.chance !== null)
+    .sort((a, b) => a.version - b.version)
+    .map((s, i) => [i, s.seat === "A" ? s.chance : 1 - s.chance]);
+}
+
+/** The graph's polyline points in a `width` × `height` box (A's chance up). */
+export function chancePoints(line, width, height) {
+  const last = Math.max(1, line.length - 1);
+  return line
+    .map(([i, c]) => `${((i / last) * width).toFixed(1)},${((1 - c) * height).toFixed(1)}`)
+    .join(" ");
 }
 
 /** Whether the page should ask again soon (the analysis is queued or running). */
@@ -59,10 +84,17 @@ export function pending(analysis) {
   return analysis.status === "queued" || analysis.status === "running";
 }
 
-/** Each player's marks and points lost: {A: {inaccuracy, mistake, blunder, lost}, B: …}. */
+/** Each player's marks, points lost and accuracy (the server's; "–" before any):
+ * {A: {inaccuracy, mistake, blunder, lost, accuracy}, B: …}. */
 export function summary(analysis) {
   const out = {};
-  for (const seat of ["A", "B"]) out[seat] = { inaccuracy: 0, mistake: 0, blunder: 0, lost: 0 };
+  for (const seat of ["A", "B"]) {
+    const figure = analysis.accuracy ? analysis.accuracy[seat] : null;
+    out[seat] = {
+      inaccuracy: 0, mistake: 0, blunder: 0, lost: 0,
+      accuracy: figure === null || figure === undefined ? "–" : String(Math.round(figure)),
+    };
+  }
   for (const s of analysis.byVersion.values()) {
     if (s.mark) out[s.seat][s.mark] += 1;
     out[s.seat].lost += s.lost;

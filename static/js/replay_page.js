@@ -4,7 +4,8 @@
 
 import { AimPainter } from "./aiming.js";
 import {
-  SIGNS, fetchAnalysis, markText, parseAnalysis, pending, refusalKey, statusText, summary,
+  SIGNS, chanceLine, chancePoints, fetchAnalysis, markText, parseAnalysis, pending, refusalKey,
+  statusText, summary,
 } from "./analysis.js";
 import { CONSTANTS, GUIDE } from "./constants.js";
 import { t, translatePage } from "./i18n.js";
@@ -132,6 +133,16 @@ function showAnalysis() {
     li.textContent = t("coach.summary", { name: names[seat], ...counts[seat] });
     return li;
   }));
+  // A's chance through the frame (the middle line: even), described for a screen reader.
+  const line = chanceLine(analysis);
+  const graph = $("coach-graph");
+  graph.hidden = line.length < 2;
+  graph.querySelector("polyline").setAttribute("points", chancePoints(line, 200, 60));
+  if (line.length) {
+    graph.setAttribute("aria-label", t("coach.graph", {
+      name: names.A, first: Math.round(line[0][1] * 100), last: Math.round(line.at(-1)[1] * 100),
+    }));
+  }
   for (const li of root.querySelectorAll("[data-version]")) {
     const stroke = analysis.byVersion.get(Number(li.dataset.version));
     li.querySelector(".coach-mark")?.remove();

@@ -9,6 +9,7 @@ where the server stored it (within 0.01 mm); back, a link to a stroke, play to t
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +218,10 @@ def test_a_conceded_match_its_page_and_its_replay(
     compared = player.wait_for_function("() => snookerReplay().compared").json_value()
     assert compared["version"] == 3 and compared["aim"] is not None
     expect(player.get_by_test_id("coach-pro")).to_contain_text("The professional's stroke")
-    expect(player.get_by_test_id("coach-summary")).to_contain_text("bob: ")
+    expect(player.get_by_test_id("coach-summary")).to_contain_text("bob: accuracy ")
+    expect(player.get_by_test_id("coach-graph")).to_have_attribute(
+        "aria-label", re.compile(r"^alice's chance of winning the frame")
+    )
     player.screenshot(path=str(artifacts / "replay-analysed-1280x800.png"))
     assert not errors
     for context in contexts:

@@ -79,7 +79,10 @@ async def test_a_queued_frame_is_analysed_stroke_by_stroke_and_stored(players) -
     assert [s["seat"] for s in done.strokes] == ["A", "B"]
     first = done.strokes[0]
     assert first["best"] is not None and first["lost"] >= 0.0
-    assert set(first) >= {"index", "mark", "reason", "best_value", "played_value", "best_leave"}
+    assert set(first) >= {"index", "mark", "reason", "best_value", "played_value", "best_leave",
+                          "chance", "accuracy"}  # fmt: skip
+    figures = analysis.accuracy_of(done.strokes)
+    assert set(figures) == {"A", "B"} and all(0 <= f <= 100 for f in figures.values())
     assert await analysis.analyse_waiting() == 0  # nothing left: never run twice
 
 
@@ -87,7 +90,9 @@ def test_the_analysis_is_asked_for_and_read_over_http(players) -> None:  # type:
     match = _finished(players)
     url = f"/computer/analysis/{match.pk}/1/"
     web = Client()
-    assert web.get(url).json() == {"status": "none", "done": 0, "total": 0, "strokes": []}
+    assert web.get(url).json() == {
+        "status": "none", "done": 0, "total": 0, "strokes": [], "accuracy": {}
+    }  # fmt: skip
     assert web.post(url).status_code == 403  # a visitor never asks
     web.force_login(get_user_model().objects.create_user("carol", password="pw"))
     refused = web.post(url)

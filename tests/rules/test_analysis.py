@@ -63,7 +63,8 @@ def test_an_easy_pot_left_short_is_marked() -> None:
     assert analysed.lost >= BLUNDER and analysed.mark is Mark.BLUNDER
     assert analysed.reason is Reason.EASY_POT
     assert analysed.best is not None and analysed.best_kind == "pot"
-    assert analysed.best_value > analysed.played_value
+    assert analysed.best_value > analysed.played_value and analysed.accuracy < 50
+    assert 0.5 < analysed.chance < 0.9  # level, the blue left, at the table
 
 
 def test_a_foul_from_an_open_table_is_avoidable() -> None:
@@ -77,7 +78,7 @@ def test_the_computers_own_stroke_loses_nothing() -> None:
     own = plan(match.frame, "A", PRO, random.Random(f"{seed}:search"), Budget(SIMS["pro"]))
     analysed = analyse_stroke(match, "A", own.stroke, 0, seed)
     assert analysed.lost == 0.0 and analysed.mark is None and analysed.reason is None
-    assert analysed.best == own.stroke
+    assert analysed.best == own.stroke and analysed.accuracy == pytest.approx(100.0, abs=0.01)
 
 
 def test_a_choice_that_gives_the_table_away_is_marked() -> None:

@@ -5,14 +5,15 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  fetchAnalysis, markText, parseAnalysis, pending, refusalKey, statusText, summary,
+  chanceLine, chancePoints, fetchAnalysis, markText, parseAnalysis, pending, refusalKey,
+  statusText, summary,
 } from "../analysis.js";
 
 const STROKE = {
   index: 0, seat: "A", lost: 9.24, best_value: 12, played_value: 2.76, mark: "blunder",
   reason: "easy_pot", best_kind: "pot", played_option: "",
   best: { angle: 1.5, speed: 2, side: 0, height: 0.2, nominated: null, cue_ball: [150, -1150] },
-  best_leave: [10, 20],
+  best_leave: [10, 20], chance: 0.6, accuracy: 12.5,
 };
 const CHOICE = {
   index: 3, seat: "B", lost: 0.5, best_value: 3, played_value: 2.5, mark: null, reason: null,
@@ -45,11 +46,27 @@ test("the page asks again while the analysis is queued or running", () => {
 });
 
 test("each player's marks and points lost", () => {
-  const a = parseAnalysis({ status: "done", strokes: [STROKE, CHOICE, { ...STROKE, index: 4, lost: 2.1, mark: "inaccuracy" }] });
-  assert.deepEqual(summary(a), {
-    A: { inaccuracy: 1, mistake: 0, blunder: 1, lost: 11.3 },
-    B: { inaccuracy: 0, mistake: 0, blunder: 0, lost: 0.5 },
+  const a = parseAnalysis({
+    status: "done", accuracy: { A: 61.44, B: null },
+    strokes: [STROKE, CHOICE, { ...STROKE, index: 4, lost: 2.1, mark: "inaccuracy" }],
   });
+  assert.deepEqual(summary(a), {
+    A: { inaccuracy: 1, mistake: 0, blunder: 1, lost: 11.3, accuracy: "61" },
+    B: { inaccuracy: 0, mistake: 0, blunder: 0, lost: 0.5, accuracy: "–" },
+  });
+});
+
+test("the graph follows A's chance through the frame", () => {
+  const a = parseAnalysis({
+    strokes: [{ ...CHOICE, chance: 0.25 }, STROKE, { ...STROKE, index: 1, seat: "B", chance: 0.7 }],
+  });
+  // In the frame's order; B's chance turned into A's.
+  const line = chanceLine(a);
+  assert.deepEqual(line.map(([i]) => i), [0, 1, 2]);
+  assert.equal(line[0][1], 0.6);
+  assert.ok(Math.abs(line[1][1] - 0.3) < 1e-9);
+  assert.equal(line[2][1], 0.75); // B's choice: 1 − 0.25
+  assert.equal(chancePoints(line, 100, 40), "0.0,16.0 50.0,28.0 100.0,10.0");
 });
 
 test("the status and a mark in words", () => {
