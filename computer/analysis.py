@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.visitors import Visitor
@@ -165,3 +166,22 @@ def _empty(analysis_id: int) -> None:
 
 def every() -> float:
     return float(settings.COMPUTER["ANALYSE_EVERY"])
+
+
+def average_accuracy(member_id: int) -> tuple[float, int] | None:
+    """The member's accuracy over their analysed frames, averaged (a frame counts once
+    whoever asked for it), and how many frames; None before any (one query)."""
+    rows = (
+        Analysis.objects.filter(status=Analysis.Status.DONE)
+        .filter(Q(match__player_a_id=member_id) | Q(match__player_b_id=member_id))
+        .values_list("match__player_a_id", "strokes")
+    )
+    figures = []
+    for player_a, strokes in rows:
+        seat = "A" if player_a == member_id else "B"
+        figure = accuracy_of(strokes)[seat]
+        if figure is not None:
+            figures.append(figure)
+    if not figures:
+        return None
+    return sum(figures) / len(figures), len(figures)

@@ -102,3 +102,16 @@ def test_the_analysis_is_asked_for_and_read_over_http(players) -> None:  # type:
     assert asked.status_code == 202 and asked.json()["status"] == "queued"
     assert web.post(f"/computer/analysis/{match.pk}/2/").json()["code"] == "bad_frame"
     assert Client().get(url).json()["status"] == "queued"  # anyone reads it
+
+
+async def test_a_members_profile_shows_their_accuracy_over_analysed_frames(players) -> None:  # type: ignore[no-untyped-def]
+    match = await database_sync_to_async(_finished)(players)
+    web = Client()
+    page = await database_sync_to_async(lambda: web.get("/players/bob/").content.decode())()
+    assert 'data-testid="coach-accuracy"' not in page  # nothing analysed yet
+    await database_sync_to_async(analysis.request)(players[0], match.pk, 1)
+    await analysis.analyse_waiting()
+    found = await database_sync_to_async(analysis.average_accuracy)(players[1].pk)
+    assert found is not None and found[1] == 1 and 0 <= found[0] <= 100
+    page = await database_sync_to_async(lambda: web.get("/players/bob/").content.decode())()
+    assert f"Accuracy {round(found[0])} on average, over 1 analysed frame." in page
