@@ -1,12 +1,15 @@
 """The club's competitions: what is stored (competitions/service.py writes all of it).
 
-- `Competition`: one competition, its settings (a single-elimination knockout, or a round
-  robin in one or more groups, once or twice round), its state, and once drawn the draw's
-  stored seed (and a knockout's first-round places).
+- `Competition`: one competition, its settings (a single-elimination knockout, with or
+  without a third-place match, a double elimination, with or without the grand final's reset,
+  or a round robin in one or more groups, once or twice round), its state, and once drawn the
+  draw's stored seed (and a knockout's first-round places).
 - `Entrant`: a member entered, with their seed number (and a round robin's group) once drawn,
   and when they withdrew after the draw.
-- `Decision`: a match decided (played at the table, or a walkover), in the order made: the
-  bracket (`rules.bracket.Bracket`) is the draw's shape and these rows, folded
+- `Decision`: a match decided (played at the table, or a walkover; and, written down when a
+  member withdraws from a knockout, each decision the bracket had worked out until then, byes
+  included: `rules.bracket.withdraw`), in the order made: the bracket
+  (`rules.bracket.Bracket`) is the draw's shape, these rows and the entrants withdrawn, folded
   (`service.bracket_of`); a round robin's tables are its groups and these rows with their
   frames and breaks, folded (`service.tables_of`, `rules.standings.table`). Byes, who plays
   whom next and the standings are worked out, never stored.
@@ -37,6 +40,7 @@ def _odd(value: int) -> None:
 class Competition(models.Model):
     class Format(models.TextChoices):
         KNOCKOUT = rules.Format.SINGLE.value, _("knockout")
+        DOUBLE = rules.Format.DOUBLE.value, _("double elimination")
         ROUND_ROBIN = "round_robin", _("round robin")
         GROUPS = "groups", _("groups, then a knockout")
 
@@ -61,6 +65,12 @@ class Competition(models.Model):
     best_of_final = models.PositiveSmallIntegerField(
         _("final: best of"), null=True, blank=True, validators=[_odd]
     )
+    # A knockout's match for third place between the semi-finals' losers (rules.bracket.single);
+    # off for the knockouts drawn before it could be chosen.
+    third_place = models.BooleanField(_("third-place match"), default=False)
+    # Double elimination: a second grand final if the losers' bracket's champion wins the first
+    # (rules.bracket.double).
+    reset = models.BooleanField(_("grand final reset"), default=True)
     rated = models.BooleanField(_("rated"), default=True)
     # Handicapped: each match gives the weaker member the start of the two ratings as they
     # stand at the draw (ratings/handicaps.py), fixed for the competition like a league's list.
@@ -127,6 +137,11 @@ class Competition(models.Model):
         return self.format in (self.Format.ROUND_ROBIN, self.Format.GROUPS)
 
     @property
+    def double(self) -> bool:
+        """Double elimination."""
+        return self.format == self.Format.DOUBLE
+
+    @property
     def group_stage(self) -> bool:
         """Groups, then a knockout."""
         return self.format == self.Format.GROUPS
@@ -162,10 +177,19 @@ class Decision(models.Model):
     class How(models.TextChoices):
         PLAYED = rules.How.PLAYED.value, _("played")
         WALKOVER = rules.How.WALKOVER.value, _("walkover")
+        # What the bracket works out, written down when a member withdraws (rules.bracket.withdraw).
+        BYE = rules.How.BYE.value, _("bye")
+        EMPTY = rules.How.EMPTY.value, _("nobody to play")
+        BOTH_OUT = rules.How.BOTH_OUT.value, _("both out")
+        NOT_NEEDED = rules.How.NOT_NEEDED.value, _("not needed")
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="decisions")
     key = models.CharField(max_length=16)  # rules.bracket.Key, as text ("w2.0")
-    winner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # None: nobody goes on (both out, or both places empty).
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
     how = models.CharField(max_length=16, choices=How.choices)
     at = models.DateTimeField()
     loser = models.ForeignKey(

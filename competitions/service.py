@@ -1,16 +1,20 @@
 """The competitions' service: open, enter, withdraw, close, draw; a fixture's decision applied
 to the bracket (`CompetitionFixtures.decided`, the fixtures' hook). No sockets and no pages.
 
-A single-elimination knockout (docs/competitions.md): the draw ranks the entrants by club
-rating (`rules.seeding.by_rating`), draws the unseeded part from a seed it stores
+A knockout, single or double elimination (docs/competitions.md): the draw ranks the entrants
+by club rating (`rules.seeding.by_rating`), draws the unseeded part from a seed it stores
 (`rules.seeding.draw`), and stores the first round's places; the bracket
-(`rules.bracket.Bracket`) is those places and the decisions made (`Decision` rows), folded by
-`bracket_of`. Each bracket match whose two players are known becomes a fixture of kind
-"competition" (`fixtures.service`), its match made through the match service and its window
-opened; when it is decided (played out at the table, or by the fixtures' default when its
-window closes) the winner goes on, the next round's fixtures are made, a played result is
-rated (`ratings.service.rate`, kind "competition") and, after the final, the champion is
-recorded.
+(`rules.bracket.Bracket`: `single`, with the third-place match if chosen, or `double`, with
+the grand final's reset if chosen) is those places, the decisions made (`Decision` rows) and
+the entrants withdrawn, folded by `bracket_of`. Each bracket match whose two players are known
+becomes a fixture of kind "competition" (`fixtures.service`), its match made through the match
+service and its window opened; when it is decided (played out at the table, or by the
+fixtures' default when its window closes) the winner goes on (and in double elimination the
+loser drops to the losers' bracket), the matches whose players are now known get their
+fixtures, a played result is rated (`ratings.service.rate`, kind "competition") and, once the
+bracket is finished, the champion is recorded. A member who withdraws or is disqualified keeps
+the results they played; their match to be played now and each one to come are walkovers to
+the opponent (`rules.bracket.withdraw`).
 
 A round robin (docs/competitions.md, "Round robins in the club"): the draw ranks the entrants by
 club rating, draws each pot of the ranking from the stored seed and deals the groups by the
@@ -30,6 +34,7 @@ Every function that reads the time takes `now`.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -91,11 +96,13 @@ def open_competition(
     by: User, name: str, now: datetime, entry_deadline: datetime, *, name_ru: str = "",
     best_of: rules.BestOf | None = None, rated: bool = True, play_time: timedelta | None = None,
     format: str = Competition.Format.KNOCKOUT, groups: int = 1, cycles: int = 1,
-    advance: int = 2, handicap: bool = False,
+    advance: int = 2, handicap: bool = False, third_place: bool = False, reset: bool = True,
 ) -> Competition:  # fmt: skip
-    """An organiser opens a knockout, a round robin of `groups` groups played `cycles` times
-    round (each match the best of `best_of.rounds`), or such groups followed by a knockout of
-    the top `advance` of each (played by `best_of`), for entry until `entry_deadline`."""
+    """An organiser opens a knockout (with a third-place match if `third_place`), a double
+    elimination (with the grand final's reset if `reset`), a round robin of `groups` groups
+    played `cycles` times round (each match the best of `best_of.rounds`), or such groups
+    followed by a knockout of the top `advance` of each (played by `best_of`, with a
+    third-place match if `third_place`), for entry until `entry_deadline`."""
     _organiser(by)
     plan = best_of or rules.BestOf(3)
     if entry_deadline <= now:
@@ -113,10 +120,17 @@ def open_competition(
         groups, cycles = 1, 1
     if format == Competition.Format.ROUND_ROBIN:
         plan = rules.BestOf(plan.rounds)  # every match of a group alike
+    # Each option only where its format has it: a single elimination's third-place match (a
+    # double elimination's third is its losers' final's loser: rules.bracket.placings), a
+    # double elimination's reset (elsewhere the field's default).
+    if format not in (Competition.Format.KNOCKOUT, Competition.Format.GROUPS):
+        third_place = False
+    if format != Competition.Format.DOUBLE:
+        reset = True
     return Competition.objects.create(
         name=name, name_ru=name_ru, format=format, best_of=plan.rounds,
         best_of_semi_finals=plan.semi_finals, best_of_final=plan.final, rated=rated,
-        handicap=handicap,
+        handicap=handicap, third_place=third_place, reset=reset,
         groups=groups, cycles=cycles, advance=advance, entry_deadline=entry_deadline, organiser=by,
         created=now, play_time=play_time or DEFAULT_PLAY_TIME,
     )  # fmt: skip
@@ -139,15 +153,13 @@ def enter(competition_id: int, member: User, now: datetime) -> Entrant:
 
 
 def withdraw(competition_id: int, member: User, now: datetime, by: User | None = None) -> None:
-    """A member withdraws their entry while entry is open; after a round robin's draw, they
-    (or an organiser, `by`) withdraw them from play (`_withdraw_from_play`). (A knockout's
-    withdrawal after the draw is still to be built.)"""
+    """A member withdraws their entry while entry is open; once the competition is in play,
+    they withdraw from it, or an organiser (`by`) withdraws or disqualifies them
+    (`_withdraw_from_play`)."""
     if by is not None and by.pk != member.pk:
         _organiser(by)
     row = Competition.objects.filter(pk=competition_id).first()
-    if row is not None and row.round_robin and row.status == Status.IN_PLAY:
-        if row.slots is not None:  # the knockout after the groups: still to be built
-            raise CompetitionError("entry_closed", "entry to this competition is closed")
+    if row is not None and row.status == Status.IN_PLAY:
         _withdraw_from_play(row.pk, member, now)
         return
     with transaction.atomic():
@@ -173,10 +185,10 @@ def close_entry(competition_id: int, by: User, now: datetime) -> Competition:
 
 # --- the draw ----------------------------------------------------------------------------------
 def draw(competition_id: int, by: User, now: datetime, seed: int | None = None) -> Competition:
-    """An organiser draws the knockout (entry closes if it was open): the entrants ranked by
-    club rating, the rest of the draw from a stored seed (`rules.seeding.draw`; a new random
-    one unless given, as a test gives it), byes to the top seeds; the first round's fixtures
-    are made."""
+    """An organiser draws the competition (entry closes if it was open). A knockout or a
+    double elimination: the entrants ranked by club rating, the rest of the draw from a stored
+    seed (`rules.seeding.draw`; a new random one unless given, as a test gives it), byes to
+    the top seeds; the first round's fixtures are made. A round robin: `_draw_groups`."""
     _organiser(by)
     with transaction.atomic():
         row = _locked(competition_id)
@@ -203,26 +215,42 @@ def draw(competition_id: int, by: User, now: datetime, seed: int | None = None) 
         return row
 
 
-def bracket_of(row: Competition) -> rules.Bracket:
-    """The competition's bracket: the draw's places and seeds, and the decisions made."""
+def shape_of(row: Competition, seeds: Sequence[int] | None = None) -> rules.Bracket:
+    """The competition's bracket as drawn, nothing decided: a single elimination (with the
+    third-place match if chosen) or a double one (with the grand final's reset if chosen) of
+    the draw's places (`seeds`: the entrants by seed number, for walkovers to the higher
+    seed)."""
     if row.slots is None:
         raise CompetitionError("not_drawn", "this competition is not drawn yet")
-    seeds = row.knockout_seeds or (
-        Entrant.objects.filter(competition=row).order_by("seed").values_list("member_id", flat=True)
-    )
-    shape = rules.single(tuple(row.slots), tuple(seeds))
+    slots = tuple(row.slots)
+    if row.double:
+        return rules.double(slots, seeds, reset=row.reset)
+    return rules.single(slots, seeds, third_place=row.third_place)
+
+
+def bracket_of(row: Competition) -> rules.Bracket:
+    """The competition's bracket: the draw's shape and seeds, the decisions made and the
+    entrants withdrawn (a group stage's among them, if they went through: their knockout
+    matches are walkovers)."""
+    if row.slots is None:
+        raise CompetitionError("not_drawn", "this competition is not drawn yet")
+    rows = Entrant.objects.filter(competition=row).order_by("seed")
+    entrants = list(rows.values_list("member_id", "withdrawn"))
+    shape = shape_of(row, row.knockout_seeds or [m for m, _ in entrants])
     decisions = tuple(
         (rules.Key.parse(d.key), rules.Decision(d.winner_id, rules.How(d.how)))
         for d in Decision.objects.filter(competition=row)
         .exclude(key__startswith="g")
         .order_by("pk")
     )
-    return replace(shape, decisions=decisions)
+    withdrawn = frozenset(m for m, at in entrants if at is not None and m in shape.seeds)
+    return replace(shape, decisions=decisions, withdrawn=withdrawn)
 
 
 def _go_on(row: Competition, bracket: rules.Bracket, now: datetime) -> None:
-    """After a change: a fixture for each match now ready that has none; the champion, once
-    the final is decided. (The caller holds the competition's row.)"""
+    """After a change: a fixture for each match now ready that has none (in any side of the
+    bracket: the winners', the losers', the grand final and its reset, the third-place match);
+    the champion, once every match is decided. (The caller holds the competition's row.)"""
     made = set(Pairing.objects.filter(competition=row).values_list("key", flat=True))
     users = {u.pk: u for u in User.objects.filter(pk__in=bracket.seeds)}
     for m in rules.ready(bracket):
@@ -317,7 +345,7 @@ def _rr_fixture(
 
 def result_of(decision: Decision) -> standings.Result:
     """A round robin's decision as its table counts it."""
-    assert decision.loser_id is not None
+    assert decision.winner_id is not None and decision.loser_id is not None
     return standings.Result(
         decision.winner_id, decision.loser_id,
         (decision.winner_frames, decision.loser_frames),
@@ -409,9 +437,11 @@ def _rr_decided(row: Competition, pairing: Pairing, fixture: Fixture, match: Mat
 
 
 def _withdraw_from_play(competition_id: int, member: User, now: datetime) -> None:
-    """A member leaves a round robin in play: the results they played stand, and each of their
-    fixtures not yet decided is a walkover to the opponent, its match ended unplayed. Locks in
-    the club's order: the matches, the fixtures, the competition."""
+    """A member leaves a competition in play: the results they played stand, and each of their
+    fixtures not yet decided is called off, its match ended unplayed (even one under way), and
+    is a walkover to the opponent; in a knockout (`_withdraw_from_bracket`) so is each match
+    of theirs to come. Locks in the club's order: the matches, the fixtures, the
+    competition."""
     with transaction.atomic():
         entrant = Entrant.objects.filter(competition_id=competition_id, member=member).first()
         if entrant is None:
@@ -431,16 +461,53 @@ def _withdraw_from_play(competition_id: int, member: User, now: datetime) -> Non
         row = _locked(competition_id)
         if row.status != Status.IN_PLAY:
             raise CompetitionError("not_in_play", "this competition is not in play")
+        if row.slots is not None:
+            _withdraw_from_bracket(row, entrant, pairings, now)
+            return
         entrant.withdrawn = now
         entrant.save(update_fields=["withdrawn"])
-        for p in pairings:
+        for p in _called_off(pairings, now):
             f = p.fixture
-            if f.status == Fixture.Status.DECIDED and f.outcome == Fixture.Outcome.PLAYED:
-                continue  # played out: its decision is being applied
-            fixtures_service.call_off_unplayed(f, now)
             other = f.second_id if f.first_id == member.pk else f.first_id
             _walkover(row, p.key, other, member.pk, now)
         _rr_go_on(row, now)
+
+
+def _called_off(pairings: list[Pairing], now: datetime) -> list[Pairing]:
+    """A withdrawn member's fixtures not yet decided, called off (each match ended unplayed if
+    still live: `fixtures.service.call_off_unplayed`): those whose walkover is to be
+    written."""
+    off = []
+    for p in pairings:
+        f = p.fixture
+        if f.status == Fixture.Status.DECIDED and f.outcome == Fixture.Outcome.PLAYED:
+            continue  # played out: its decision is being applied
+        fixtures_service.call_off_unplayed(f, now)
+        off.append(p)
+    return off
+
+
+def _withdraw_from_bracket(
+    row: Competition, entrant: Entrant, pairings: list[Pairing], now: datetime
+) -> None:
+    """A member still in a knockout withdraws or is disqualified (`rules.bracket.withdraw`):
+    what the bracket has decided stays decided, written down (the byes and walkovers it had
+    worked out included, so that their withdrawal cannot undo them); their match to be played
+    now, its fixture called off, is a walkover to the opponent, and each match of theirs to
+    come will be once its opponent is known. (The caller holds their matches, their fixtures
+    and the competition's row.)"""
+    bracket = bracket_of(row)
+    if entrant.member_id not in rules.playing(bracket):
+        raise CompetitionError("out_already", "this member is out of the competition already")
+    after = rules.withdraw(bracket, entrant.member_id)
+    entrant.withdrawn = now
+    entrant.save(update_fields=["withdrawn"])
+    _called_off(pairings, now)
+    Decision.objects.bulk_create(
+        Decision(competition=row, key=str(key), winner_id=d.winner, how=d.how, at=now)
+        for key, d in after.decisions[len(bracket.decisions) :]
+    )
+    _go_on(row, after, now)
 
 
 # --- the start time ----------------------------------------------------------------------------

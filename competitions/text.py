@@ -33,6 +33,7 @@ ERRORS: dict[str, Promise] = {
     "bad_advance": gettext_lazy("That many cannot go through from each group."),
     "withdrawn_already": gettext_lazy("This member has withdrawn already."),
     "not_in_play": gettext_lazy("This competition is not in play."),
+    "out_already": gettext_lazy("This member is out of the competition already."),
 }
 
 # The tie-breaks of a round robin's table, in the words its page lists them
@@ -56,19 +57,40 @@ def error_text(code: str) -> str:
     return str(ERRORS.get(code, gettext_lazy("That cannot be done now.")))
 
 
+# The rounds' names (rules.bracket.Stage) but the earlier rounds', which are numbered.
+STAGES: dict[rules.Stage, Promise] = {
+    rules.Stage.QUARTER_FINAL: gettext_lazy("Quarter-final"),
+    rules.Stage.SEMI_FINAL: gettext_lazy("Semi-final"),
+    rules.Stage.FINAL: gettext_lazy("Final"),
+    rules.Stage.THIRD_PLACE: gettext_lazy("Third-place match"),
+    rules.Stage.WINNERS_FINAL: gettext_lazy("Winners' final"),
+    rules.Stage.LOSERS_FINAL: gettext_lazy("Losers' final"),
+    rules.Stage.GRAND_FINAL: gettext_lazy("Grand final"),
+    rules.Stage.GRAND_FINAL_RESET: gettext_lazy("Grand final (reset)"),
+}
+
+
 def round_name(bracket: rules.Bracket, key: rules.Key) -> str:
     """A round's name as the pages word it ("Round 1", "Quarter-final", "Semi-final",
-    "Final")."""
+    "Final"; in double elimination "Losers' round 3", "Winners' final", "Grand final")."""
     stage = rules.stage(bracket, key)
-    if stage is rules.Stage.QUARTER_FINAL:
-        return gettext("Quarter-final")
-    if stage is rules.Stage.SEMI_FINAL:
-        return gettext("Semi-final")
-    if stage is rules.Stage.FINAL:
-        return gettext("Final")
-    if stage is rules.Stage.THIRD_PLACE:
-        return gettext("Third place")
-    return gettext("Round %(n)s") % {"n": key.round}
+    if stage is rules.Stage.LOSERS_ROUND:
+        return gettext("Losers' round %(n)s") % {"n": key.round}
+    if stage is rules.Stage.ROUND:
+        return gettext("Round %(n)s") % {"n": key.round}
+    return str(STAGES[stage])
+
+
+def side_name(bracket: rules.Bracket, side: rules.Side) -> str:
+    """A part of the bracket as its page heads it: a knockout's "Bracket"; a double
+    elimination's "Winners' bracket", "Losers' bracket" and "Grand final"."""
+    if side is rules.Side.LOSERS:
+        return gettext("Losers' bracket")
+    if side is rules.Side.FINAL:
+        return str(STAGES[rules.Stage.GRAND_FINAL])
+    if bracket.format is rules.Format.DOUBLE:
+        return gettext("Winners' bracket")
+    return gettext("Bracket")
 
 
 def criterion_name(criterion: Criterion) -> str:

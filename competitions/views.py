@@ -1,6 +1,7 @@
 """The competitions' pages, public like the club's records: the list (`/competitions/`) and
 each competition (`/competitions/<id>/`: its entrants and, once drawn, a knockout's bracket a
-round at a time, or a round robin's tables, one a group, and its fixtures round by round).
+round at a time (a double elimination's winners' bracket, losers' bracket and grand final),
+or a round robin's tables, one a group, and its fixtures round by round).
 An organiser opens one at `/competitions/new/`, closes its entry and draws it; a member
 enters and withdraws; all with POSTs (CSRF). The matches are played at the table
 (`/match/<id>/`), and their results reach the bracket through the fixtures (service.py).
@@ -12,7 +13,7 @@ and matches.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -29,7 +30,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from competitions import service
 from competitions.models import Competition, Decision, Entrant, Pairing
 from competitions.service import CompetitionError
-from competitions.text import criterion_name, error_text, group_name, round_name, rr_round_name
+from competitions.text import (
+    criterion_name,
+    error_text,
+    group_name,
+    round_name,
+    rr_round_name,
+    side_name,
+)
 from fixtures.models import Fixture
 from rules import bracket as rules
 from rules import standings
@@ -86,12 +94,34 @@ class Round:
     name: str
     best_of: int
     matches: tuple[Shown, ...]
+    testid: str  # `round-<n>`; a group stage's `group-round-<n>`, the losers' `losers-round-<n>`
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A part of the bracket with a heading of its own: a knockout's one bracket, or a double
+    elimination's winners' bracket, losers' bracket and grand final."""
+
+    testid: str
+    name: str
+    rounds: tuple[Round, ...]
+
+
+# Each side of a bracket on the page: its section's test id and its rounds' test ids (the
+# third-place match is a round of the knockout's bracket, after the final).
+_SIDES = {
+    rules.Side.WINNERS: ("bracket", "round-{n}"),
+    rules.Side.THIRD: ("bracket", "third-place"),
+    rules.Side.LOSERS: ("losers-bracket", "losers-round-{n}"),
+    rules.Side.FINAL: ("grand-final", "grand-final-{n}"),
+}
 
 
 def _state(m: rules.Match, fixture: Fixture | None) -> str:
     if m.decision is not None:
         if m.decision.how in (rules.How.BYE, rules.How.EMPTY):
             return "bye"
+        # A walkover, or both out (no winner: the page says nobody goes through).
         return "finished" if m.decision.how is rules.How.PLAYED else "walkover"
     if fixture is None:
         return "waiting"
@@ -102,16 +132,30 @@ def _state(m: rules.Match, fixture: Fixture | None) -> str:
     return "agreed" if fixture.start_at is not None else "waiting"
 
 
-def _rounds(row: Competition, names: dict[int, str], me: int | None) -> list[Round]:
-    bracket = service.bracket_of(row)
+def _shown(m: rules.Match) -> bool:
+    """Whether the page shows a match: every one but the grand final's reset until it is to be
+    played (not when the winners' champion won the grand final, or nobody is left for it)."""
+    if m.key != rules.RESET:
+        return True
+    if m.decision is None:
+        return m.state is rules.State.READY
+    return m.decision.how not in (rules.How.NOT_NEEDED, rules.How.BYE, rules.How.EMPTY)
+
+
+def _sections(
+    row: Competition, bracket: rules.Bracket, names: dict[int, str], me: int | None
+) -> list[Section]:
+    """The bracket's matches a round at a time, each side in its section (`_SIDES`)."""
     pairings = {
         p.key: p.fixture
         for p in Pairing.objects.filter(competition=row)
         .exclude(key__startswith="g")
         .select_related("fixture__match")
     }
-    rounds: dict[int, list[Shown]] = {}
+    rounds: dict[tuple[rules.Side, int], list[Shown]] = {}
     for m in rules.matches(bracket).values():
+        if not _shown(m):
+            continue
         fixture = pairings.get(str(m.key))
         a, b = (names.get(p) if p is not None else None for p in m.players)
         winner = names.get(m.winner) if m.winner is not None else None
@@ -121,7 +165,7 @@ def _rounds(row: Competition, names: dict[int, str], me: int | None) -> list[Rou
             and fixture.status == Fixture.Status.TO_PLAY and state in ("waiting", "agreed")
         )  # fmt: skip
         proposer = fixture.proposed_by_id if fixture else None
-        rounds.setdefault(m.key.round, []).append(
+        rounds.setdefault((m.key.side, m.key.round), []).append(
             Shown(
                 str(m.key), (a, b), state, winner,
                 fixture.match_id if fixture else None,
@@ -133,12 +177,17 @@ def _rounds(row: Competition, names: dict[int, str], me: int | None) -> list[Rou
             )
         )  # fmt: skip
     plan = row.plan()
-    rounds_shown = []
-    for n, shown in sorted(rounds.items()):
-        key = rules.Key(rules.Side.WINNERS, n, 0)
-        best = rules.best_of(bracket, plan, key)
-        rounds_shown.append(Round(n, round_name(bracket, key), best, tuple(shown)))
-    return rounds_shown
+    sections: dict[str, Section] = {}
+    for (side, n), shown in rounds.items():  # in the shape's order: the sides' in turn
+        key = rules.Key(side, n, 0)
+        testid, round_id = _SIDES[side]
+        section = sections.get(testid) or Section(testid, side_name(bracket, side), ())
+        made = Round(
+            n, round_name(bracket, key), rules.best_of(bracket, plan, key), tuple(shown),
+            round_id.format(n=n),
+        )  # fmt: skip
+        sections[testid] = replace(section, rounds=(*section.rounds, made))
+    return list(sections.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,15 +253,18 @@ def _round_robin(
         rounds.setdefault(number, []).append(
             Shown(
                 p.key, (names.get(fixture.first_id), names.get(fixture.second_id)), state,
-                names.get(decision.winner_id) if decision else None, fixture.match_id,
+                names.get(decision.winner_id) if decision and decision.winner_id else None,
+                fixture.match_id,
                 fixture.play_by, fixture.start_at, fixture.pk, mine, fixture.proposed_start,
                 names.get(proposer) if proposer is not None else None,
                 mine and proposer is not None and proposer != me,
                 group_name(group) if several else "",
             )
         )  # fmt: skip
+    # Before a knockout, the groups' rounds are `group-round-<n>`; the bracket's `round-<n>`.
+    prefix = "group-" if row.group_stage else ""
     shown = [
-        Round(n, rr_round_name(n), row.best_of, tuple(matches))
+        Round(n, rr_round_name(n), row.best_of, tuple(matches), f"{prefix}round-{n}")
         for n, matches in sorted(rounds.items())
     ]
     winners = []
@@ -221,8 +273,6 @@ def _round_robin(
     return {
         "groups": groups,
         "group_rounds": shown,
-        # Before a knockout, the groups' rounds are `group-round-<n>`; the bracket's `round-<n>`.
-        "group_prefix": "group-" if row.group_stage else "",
         "criteria": [criterion_name(c) for c in standings.CRITERIA],
         "group_winners": winners,
     }
@@ -240,21 +290,32 @@ def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
     user = request.user
     me = user.pk if isinstance(user, User) and user.is_authenticated else None
     entry_open = row.status == Competition.Status.OPEN and timezone.now() < row.entry_deadline
-    in_play = row.status == Competition.Status.IN_PLAY
+    bracket = service.bracket_of(row) if row.slots is not None else None
+    # Those still in play, whom a withdrawal (their own, or an organiser's) concerns: a round
+    # robin's entrants not withdrawn; once a knockout is drawn, those not yet out of it.
+    playing: frozenset[int] = frozenset()
+    if row.status == Competition.Status.IN_PLAY:
+        playing = (
+            rules.playing(bracket) if bracket is not None
+            else frozenset(e.member_id for e in entrants if e.withdrawn is None)
+        )  # fmt: skip
+    second = third = None  # shown with the champion once finished
+    if bracket is not None and row.status == Competition.Status.FINISHED:
+        _, second, third = rules.placings(bracket)
     context: dict[str, Any] = {
         "competition": row,
         "entrants": entrants,
         "entered": me in names,
         "entry_open": entry_open,
         "may_organise": service.may_organise(user),
-        "rounds": _rounds(row, names, me) if row.slots is not None else [],
+        "sections": _sections(row, bracket, names, me) if bracket is not None else [],
         "earliest": timezone.localtime(),
         "drawn": row.drawn is not None,
-        # A round robin in play: an entrant still playing may withdraw (docs/competitions.md).
-        "may_withdraw": row.round_robin and in_play and row.slots is None and any(
-            e.member_id == me and e.withdrawn is None for e in entrants
-        ),
-    }  # fmt: skip
+        "playing": playing,
+        "may_withdraw": me in playing,
+        "runner_up": names.get(second) if second is not None else None,
+        "third": names.get(third) if third is not None else None,
+    }
     if row.round_robin and row.drawn is not None:
         context.update(_round_robin(row, entrants, names, me))
     return render(request, "competitions/competition.html", context)
@@ -280,11 +341,26 @@ class NewForm(forms.Form):
         choices=[(1, gettext_lazy("once round")), (2, gettext_lazy("twice round"))],
     )  # fmt: skip
     best_of_semi_finals = forms.IntegerField(
-        label=gettext_lazy("Semi-finals: best of"), required=False, min_value=1
-    )
+        label=gettext_lazy("Semi-finals: best of"), required=False, min_value=1,
+        help_text=gettext_lazy(
+            "And the third-place match; in a double elimination, the winners' and losers' finals."
+        ),
+    )  # fmt: skip
     best_of_final = forms.IntegerField(
-        label=gettext_lazy("Final: best of"), required=False, min_value=1
-    )
+        label=gettext_lazy("Final: best of"), required=False, min_value=1,
+        help_text=gettext_lazy("In a double elimination, the grand final and its reset."),
+    )  # fmt: skip
+    third_place = forms.BooleanField(
+        label=gettext_lazy("Third-place match"), required=False, initial=False,
+        help_text=gettext_lazy("A knockout: the semi-finals' losers play for third place."),
+    )  # fmt: skip
+    reset = forms.BooleanField(
+        label=gettext_lazy("Grand final reset"), required=False, initial=True,
+        help_text=gettext_lazy(
+            "A double elimination: if the losers' bracket's champion wins the grand final, both "
+            "have lost once and a second grand final decides."
+        ),
+    )  # fmt: skip
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
     handicap = forms.BooleanField(
         label=gettext_lazy("Handicapped"),
@@ -328,6 +404,7 @@ def new_competition(request: HttpRequest) -> HttpResponse:
                 play_time=timedelta(days=data["play_days"]), format=data["format"],
                 groups=data["groups"] or 1, cycles=data["cycles"] or 1,
                 advance=data["advance"] or 2, handicap=data["handicap"],
+                third_place=data["third_place"], reset=data["reset"],
             )  # fmt: skip
         except CompetitionError as exc:
             form.add_error("entry_deadline", error_text(exc.code))
@@ -358,8 +435,8 @@ def enter(request: HttpRequest, competition_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, competition_id: int) -> HttpResponse:
-    """A member withdraws (before the draw, their entry; in a round robin in play, from play);
-    an organiser withdraws a member from a round robin in play (`member`: their name)."""
+    """A member withdraws (before the draw, their entry; in play, from play); an organiser
+    withdraws or disqualifies a member in play (`member`: their name)."""
     by = _member(request)
     name = str(request.POST.get("member", ""))[:150]
     member = get_object_or_404(User, username=name) if name else by

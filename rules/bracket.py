@@ -26,7 +26,8 @@ competition's service stores the same few rows and a replay is a fold over them.
   member who withdraws or is disqualified (`withdraw`) keeps the results they played; every
   match of theirs not yet decided is a walkover to their opponent, and a match between two
   withdrawn entrants sends nobody on (`How.BOTH_OUT`). In double elimination a withdrawn
-  loser still drops, and their losers' match is a walkover in turn.
+  loser still drops, and their losers' match is a walkover in turn. Those still in
+  (`playing`) are the ones a withdrawal can still change anything for.
   "Both out", an organiser's decision on a fixture, is both players withdrawn at once
   (`both_out`).
 - **A result away from the site** is recorded by an organiser (`How.RECORDED`): it decides the
@@ -361,6 +362,18 @@ def champion(bracket: Bracket) -> int | None:
 
 def finished(bracket: Bracket) -> bool:
     return all(m.state is State.DECIDED for m in matches(bracket).values())
+
+
+def playing(bracket: Bracket) -> frozenset[int]:
+    """The entrants still in: each a player of a match not yet decided (to be played, or
+    waiting for the opponent), not withdrawn. Nobody once the bracket is finished."""
+    return frozenset(
+        p
+        for m in matches(bracket).values()
+        if m.state is not State.DECIDED
+        for p in m.players
+        if p is not None and p not in bracket.withdrawn
+    )
 
 
 def placings(bracket: Bracket) -> tuple[int | None, int | None, int | None]:

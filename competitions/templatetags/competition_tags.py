@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.core.exceptions import ObjectDoesNotExist
 
-from competitions.service import parse_rr_key
+from competitions.service import parse_rr_key, shape_of
 from competitions.text import round_name, rr_round_name
 from rules import bracket as rules
 
@@ -20,7 +20,8 @@ def competition_of(match: Any) -> dict[str, Any] | None:
     """The competition a match was played in and its round's name ("Quarter-final"; a round
     robin's "Group A · Round 2"); None for
     a match of no competition. No query when the match was read with its fixture's pairing and
-    competition (snooker_site/views.py); the round's name needs only the draw's places."""
+    competition (snooker_site/views.py); the round's name needs only the draw's places and
+    format ("Losers' round 3", "Grand final")."""
     try:
         pairing = match.fixture.pairing
     except ObjectDoesNotExist:
@@ -32,5 +33,4 @@ def competition_of(match: Any) -> dict[str, Any] | None:
         return {"competition": row, "round": name}
     if row.slots is None:
         return None
-    shape = rules.single(tuple(row.slots))
-    return {"competition": row, "round": round_name(shape, rules.Key.parse(pairing.key))}
+    return {"competition": row, "round": round_name(shape_of(row), rules.Key.parse(pairing.key))}

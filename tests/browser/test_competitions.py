@@ -151,3 +151,45 @@ def test_a_round_robin_on_a_phone_in_russian(
     fits(organiser)
     assert violations(organiser, axe_source) == []
     organiser.screenshot(path=str(artifacts / "phone-round-robin-ru-won.png"), full_page=True)
+
+
+def test_a_double_elimination_on_a_phone_in_russian(
+    browser: Any, server: Server, artifacts: Path, axe_source: str
+) -> None:
+    """A double elimination of three, drawn through the service and its first match conceded:
+    the winners' bracket, the losers' bracket and the grand final stacked on a phone, each a
+    round at a time in Russian; no sideways scrolling, and axe finds nothing."""
+    made = server.manage(
+        "from datetime import timedelta\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from django.utils import timezone\n"
+        "from competitions import service\n"
+        "from rules.bracket import BestOf\n"
+        "U = get_user_model().objects\n"
+        "U.filter(username='alice').update(is_staff=True)\n"
+        "alice = U.get(username='alice')\n"
+        "now = timezone.now()\n"
+        "row = service.open_competition(alice, 'Double cup', now, now + timedelta(days=1),"
+        " name_ru='Кубок двух сеток', format='double', best_of=BestOf(1))\n"
+        "for name in ('alice', 'bob', 'carol'):\n"
+        "    service.enter(row.pk, U.get(username=name), now)\n"
+        "service.draw(row.pk, alice, now, seed=1)\n"
+        "print(row.pk)"
+    )
+    competition = int(made.strip().splitlines()[-1])
+    assert len(concede_all(server)) == 1  # the first round's one match (the top seed's bye)
+    page = phone(browser, server, "bob")
+    page.goto(f"{server.url}/competitions/{competition}/")
+    expect(page.get_by_test_id("competition-name")).to_have_text("Кубок двух сеток")
+    for heading in ("Верхняя сетка", "Нижняя сетка", "Суперфинал"):
+        expect(page.get_by_role("heading", name=heading, level=2)).to_be_visible()
+    expect(page.get_by_test_id("round-2")).to_contain_text("Финал верхней сетки")
+    expect(page.get_by_test_id("losers-round-1")).to_contain_text("Нижняя сетка, раунд 1")
+    expect(page.get_by_test_id("losers-round-2")).to_contain_text("Финал нижней сетки")
+    expect(page.get_by_test_id("grand-final-1")).to_contain_text("Суперфинал")
+    expect(page.get_by_test_id("fixture-w1.1")).to_have_attribute("data-state", "finished")
+    expect(page.get_by_test_id("fixture-l1.0")).to_have_attribute("data-state", "bye")
+    expect(page.get_by_test_id("fixture-f1.0")).to_have_attribute("data-state", "waiting")
+    fits(page)
+    assert violations(page, axe_source) == []
+    page.screenshot(path=str(artifacts / "phone-double-elimination-ru.png"), full_page=True)

@@ -356,3 +356,37 @@ def test_both_out_of_the_grand_final_leaves_no_champion() -> None:
     assert bracket.match(b, RESET).decision == bracket.Decision(None, How.EMPTY)
     assert bracket.finished(b) and bracket.champion(b) is None
     assert bracket.placings(b) == (None, None, None)
+
+
+@SETTINGS
+@given(st.integers(2, 20), st.integers(), st.booleans(), st.booleans(), st.data())
+def test_the_entrants_still_in_are_those_not_yet_out(
+    n: int, seed: int, double: bool, reset: bool, data: st.DataObject
+) -> None:
+    """Until the bracket is finished, those still in (`playing`, whom a withdrawal can still
+    change anything for) are the entrants not withdrawn with fewer losses than put them out:
+    one in a knockout, two in double elimination; nobody once it is finished."""
+    d = seeding.draw(list(range(1, n + 1)), seed)
+    b = bracket.double(d.slots, d.seeds, reset) if double else bracket.single(d.slots, d.seeds)
+    out_at = 2 if double else 1
+    while not bracket.finished(b):
+        losses = Counter(m.loser for m in meetings(b))
+        left = {s for s in b.seeds if s not in b.withdrawn and losses[s] < out_at}
+        assert bracket.playing(b) == left
+        ready = bracket.ready(b)
+        if data.draw(st.integers(0, 5)) == 0:
+            b = bracket.withdraw(b, data.draw(st.sampled_from(sorted(left))))
+            continue
+        m = data.draw(st.sampled_from(ready))
+        b = bracket.advance(b, m.key, data.draw(st.sampled_from([p for p in m.players if p])))
+    assert bracket.playing(b) == frozenset()
+
+
+def test_a_third_place_match_keeps_the_semi_finals_losers_in() -> None:
+    b = six()
+    for key, winner in [((1, 1), 5), ((1, 3), 3), ((2, 0), 1), ((2, 1), 3)]:
+        b = bracket.advance(b, Key(W, *key), winner)
+    assert bracket.playing(b) == {1, 3, 5, 2}  # the final, and the third-place match
+    b = bracket.withdraw(b, 5)
+    assert bracket.playing(b) == {1, 3}
+    assert bracket.match(b, THIRD_PLACE).decision == bracket.Decision(2, How.WALKOVER)
