@@ -27,7 +27,7 @@ from game.broadcast import Stored, publish_on_commit
 from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
 from game.signals import match_finished
-from rules import commands
+from rules import commands, setup
 from rules import match as rules_match
 from rules.challenges import GUIDES
 from rules.commands import Command
@@ -35,7 +35,7 @@ from rules.errors import IllegalRequest, Refused
 from rules.match import Match as MatchState
 from rules.match import Outcome, match_from_json, match_to_json
 from rules.presence import Refusal
-from rules.state import NO_START, PLAYERS, Player, is_player
+from rules.state import NO_START, PLAYERS, FrameState, Player, is_player
 
 
 class ServiceError(Refused):
@@ -135,12 +135,15 @@ def create_match(
     practice: bool = False,
     guide: str | None = None,
     start: tuple[int, int] = NO_START,
+    position: FrameState | None = None,
 ) -> Match:
     """A new match; the first break goes to a server-side draw, recorded as event 1. Its
     clocks wait until both players have come to the table. A practice table has one member
     on both sides; it is never rated, nor is a match with a guest. `start` is the handicap
     start (A, B) of every frame (RULES.md §10), at most the club's cap; it is in the first
-    event's request and on the scoreboard from the first frame."""
+    event's request and on the scoreboard from the first frame. `position`: a best of one
+    whose frame is set up there, not racked (rules/setup.py; its striker breaks, and the
+    position is in the first event's request, so the match rebuilds from its events)."""
     if (player_a.pk == player_b.pk) != practice:
         if practice:
             raise ServiceError("bad_practice", "a practice table has one member on both sides")
@@ -152,7 +155,14 @@ def create_match(
         raise ServiceError("bad_start", f"start {start}: the club's cap is {cap} points")
     winner: Player = draw if draw is not None else secrets.choice(PLAYERS)
     try:
-        state = rules_match.new_match(best_of, winner, start)
+        if position is not None:
+            if best_of != 1 or start != NO_START:
+                raise IllegalRequest("bad_format", "a position is played as one frame, no start")
+            position = setup.set_up(position)
+            winner = position.striker
+            state = rules_match.Match(best_of, winner, position)
+        else:
+            state = rules_match.new_match(best_of, winner, start)
     except IllegalRequest as exc:
         raise ServiceError(exc.code, exc.detail) from None
     grace = reconnect_grace if reconnect_grace is not None else settings.SNOOKER["RECONNECT_GRACE"]
@@ -168,7 +178,10 @@ def create_match(
             # One member on both sides: nobody to wait for.
             started=clock.now() if practice else None,
         )  # fmt: skip
-        request = server_out.StartRequest(draw=winner, start=server_out.Scores.of(start))
+        request = server_out.StartRequest(
+            draw=winner, start=server_out.Scores.of(start),
+            position=position.to_json() if position is not None else None,
+        )  # fmt: skip
         text = server_out.Event.of("start", None, request, None, _snapshot(row, state)).text()
         MatchEvent.objects.create(
             match=row,
@@ -412,7 +425,11 @@ def recorded(match_id: int) -> tuple[MatchState, list[tuple[Player | None, Comma
     stored = iter(events.values_list("kind", "seat", "command"))
     _, _, first = next(stored)
     start = server_out.StartRequest.model_validate(first)
-    return rules_match.new_match(row.best_of, start.draw, start.points), list(_commands(stored))
+    if start.position is not None:
+        begun = rules_match.Match(row.best_of, start.draw, FrameState.from_json(start.position))
+    else:
+        begun = rules_match.new_match(row.best_of, start.draw, start.points)
+    return begun, list(_commands(stored))
 
 
 def _commands(

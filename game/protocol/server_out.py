@@ -7,9 +7,15 @@ send the text these models make; an event's text is made once, stored, and sent 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from game.protocol import PROTOCOL_VERSION
 from rules import commands, referee
@@ -276,6 +282,17 @@ class StartRequest(_Out):
     draw: Seat  # the server's draw for the first break
     # The match's handicap start (RULES.md §10); absent from matches made before starts.
     start: Scores = Field(default_factory=lambda: Scores(A=0, B=0))
+    # A frame set up at a position, not racked (rules/setup.py: play from here, the position
+    # editor), as `rules.state.FrameState.to_json` writes it; absent for a racked frame.
+    position: dict[str, Any] | None = None
+
+    @model_serializer(mode="wrap")
+    def _racked_as_before(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A racked frame's request is written as it always was (no `position`)."""
+        out: dict[str, Any] = handler(self)
+        if out.get("position") is None:
+            out.pop("position", None)
+        return out
 
     @property
     def points(self) -> tuple[int, int]:
