@@ -146,7 +146,9 @@ class Panic(models.Model):
 
 class Preference(models.Model):
     """A member's own chat settings (chat/views.py, `/chat/settings/`): the players' chat off
-    at their table, mild words shown unmasked (chat/words.py; strong ones never are)."""
+    at their table, mild words shown unmasked (chat/words.py; strong ones never are), and
+    spectators let read their table's players' chat (read only; when the club allows it and
+    both players let them: game/chat.py `players_shown`)."""
 
     member = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
@@ -154,3 +156,6 @@ class Preference(models.Model):
     )  # fmt: skip
     off_at_table = models.BooleanField(_("no chat at my table"), default=False)
     mild_shown = models.BooleanField(_("show mild words unmasked"), default=False)
+    players_shown = models.BooleanField(
+        _("let spectators read my table's players' chat"), default=False
+    )

@@ -130,14 +130,15 @@ def answer(moderator: Visitor, line_id: int, action: str, reason: str, now: date
 
 # --- trolls ------------------------------------------------------------------------------------
 def troll(moderator: Visitor, member_id: int, reason: str, now: datetime) -> None:
-    """Mark a member a troll: their lines, written and to come, shown only to themselves."""
+    """Mark a member a troll: their lines, written and to come, shown only to themselves;
+    every open page of another's drops those written at once (`service.shadow`)."""
     by = service.moderator_id(moderator)
     why = _why(reason)
     with transaction.atomic():
-        Troll.objects.update_or_create(
+        marked, _ = Troll.objects.select_related("member").update_or_create(
             member_id=member_id, defaults={"by_id": by, "reason": why, "at": now}
         )
-        Line.objects.filter(author_id=member_id, shadow=False).update(shadow=True)
+        service.shadow(member_id, marked.member.get_username())
         Action.objects.create(
             kind=Action.Kind.TROLL, by_id=by, member_id=member_id, reason=why, at=now
         )
@@ -145,7 +146,8 @@ def troll(moderator: Visitor, member_id: int, reason: str, now: datetime) -> Non
 
 def untroll(moderator: Visitor, member_id: int, reason: str, now: datetime) -> None:
     """Take the mark away: the member's new lines are everyone's again (those written while
-    marked stay their own)."""
+    marked, and before, stay their own: nothing comes back to a page, so nothing is told
+    live); the lines said from now on reach every page as anyone's do."""
     by = service.moderator_id(moderator)
     why = _why(reason)
     with transaction.atomic():

@@ -189,8 +189,9 @@ def time_out(
     where: Room | None = None,
 ) -> Timeout:
     """`moderator` times `member_id` out of chat for `length` (rules.chat.TIMEOUTS), saying
-    why; recorded in the audit log. Given from a room (`where`: the room of the line it was
-    given for), the room's readers are told at once (`chat.signals.moderated`)."""
+    why; recorded in the audit log. The member's every page is told at once, with why; given
+    from a room (`where`: the room of the line it was given for), the room's readers too
+    (`chat.signals.moderated`)."""
     by = moderator_id(moderator)
     if length not in rules.TIMEOUTS:
         raise ChatRefused("chat_bad_timeout")
@@ -205,11 +206,11 @@ def time_out(
         Action.objects.create(
             kind=Action.Kind.TIMEOUT, by_id=by, member_id=member_id, reason=why, at=now
         )
-        if where is not None:
-            _tell(Moderated(
-                kind="timeout", room_kind=where.kind, room_key=where.key, member=member_id,
-                member_name=given.member.get_username(), until=given.until, reason=why,
-            ))  # fmt: skip
+        _tell(Moderated(
+            kind="timeout", room_kind=where.kind if where is not None else "",
+            room_key=where.key if where is not None else "", member=member_id,
+            member_name=given.member.get_username(), until=given.until, reason=why,
+        ))  # fmt: skip
     return given
 
 
@@ -246,6 +247,21 @@ def hide(moderator: Visitor, line_id: int, reason: str, now: datetime) -> None:
         ))  # fmt: skip
 
 
+def shadow(member_id: int, name: str) -> None:
+    """Show `member_id`'s lines written so far (`name` theirs) to themselves alone, as a
+    troll's: each room that held lines of theirs others could read is told at once (inside
+    the caller's transaction: `chat.signals.moderated`, sent once it commits), and its pages
+    drop them. The lines to come are the troll's alone as they are said (`say`)."""
+    mine = Line.objects.filter(author_id=member_id, shadow=False)
+    rooms = list(Room.objects.filter(pk__in=mine.values("room_id")).order_by("pk"))
+    mine.update(shadow=True)
+    for where in rooms:
+        _tell(Moderated(
+            kind="troll", room_kind=where.kind, room_key=where.key, member=member_id,
+            member_name=name,
+        ))  # fmt: skip
+
+
 def timed_out(user: Visitor, now: datetime) -> rules.Timeout | None:
     """The timeout `user` is under at `now`, if any: the member is told why and until when."""
     if user is None or not user.is_authenticated:
@@ -256,8 +272,16 @@ def timed_out(user: Visitor, now: datetime) -> rules.Timeout | None:
 
 def preference(user: Visitor) -> Preference:
     """A member's chat settings (the defaults for anyone else, and for a member who chose
-    none: chat on, mild words masked)."""
+    none: chat on, mild words masked, their table's players' chat theirs alone)."""
     if user is None or not user.is_authenticated:
         return Preference()
     found = Preference.objects.filter(member_id=user.pk).first()
     return found if found is not None else Preference(member_id=user.pk)
+
+
+def shown_to_spectators(players: set[int]) -> bool:
+    """Whether every one of `players` lets spectators read their table's players' chat
+    (`Preference.players_shown`; a member who chose nothing does not). The club's own
+    setting is the carrier's to ask (game/chat.py)."""
+    found = Preference.objects.filter(member_id__in=players, players_shown=True).count()
+    return bool(players) and found == len(players)

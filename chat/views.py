@@ -113,12 +113,17 @@ def reports(request: HttpRequest) -> HttpResponse:
 class PreferenceForm(_ModelForm):
     class Meta:
         model = Preference
-        fields = ("off_at_table", "mild_shown")
+        fields = ("off_at_table", "mild_shown", "players_shown")
         help_texts = {
             "off_at_table": gettext_lazy("The players' chat is not shown at your table."),
             "mild_shown": gettext_lazy(
                 "Words such as “damn” or “хрен” shown as written; slurs and obscenities stay"
                 " masked."
+            ),
+            "players_shown": gettext_lazy(
+                "Those watching your matches may read what you and your opponent say to each"
+                " other, without writing there, when your opponent lets them too and the club"
+                " allows it."
             ),
         }
 

@@ -5,9 +5,11 @@ line looks like on the lobby's socket, and how it reaches every lobby socket.
 
 A line is stored (`say`) before it is told (`tell_line`): through the channel layer to the
 one lobby group, whose members are the processes' relays (club/process.py), so every process
-hears the lobby's lines in the order each writer said them. A moderator's deletion or timeout
-in the lobby's room is told the same way once it commits (`moderated`, connected in
-club/apps.py), and a member's block (or unblock) to their own sockets (`blocks_changed`).
+hears the lobby's lines in the order each writer said them. A moderator's deletion, timeout or
+troll mark in the lobby's room is told the same way once it commits (`moderated`, connected in
+club/apps.py), and a member's block (or unblock) to their own group (`blocks_changed`): every
+socket of theirs that carries a room, the lobby's and the matches', reads whom they block
+again.
 """
 
 from __future__ import annotations
@@ -22,15 +24,10 @@ from chat import service as chat
 from chat.models import Room
 from chat.signals import Moderated
 from club.protocol import server_out
-from club.protocol.ipc import (
-    LOBBY_GROUP,
-    BlocksMessage,
-    LineMessage,
-    ModeratedMessage,
-    user_group,
-)
+from club.protocol.ipc import LOBBY_GROUP, LineMessage, ModeratedMessage
 from game.broadcast import on_commit
 from game.chat import line_out, played
+from game.protocol.ipc import BlocksMessage, user_group
 from rules.chat import HISTORY
 
 
@@ -72,15 +69,19 @@ def history(reader: Visitor, blocked: frozenset[int]) -> str:
 
 
 def moderated_message(action: Moderated) -> ModeratedMessage:
+    """The lobby group's message of a moderator's action in its room (the member concerned
+    hears a timeout through their own group, with its reason: game/chat.py)."""
     if action.kind == "hide":
         assert action.line is not None
-        text = own = server_out.Deleted(ids=[action.line]).text()
+        text = server_out.Deleted(ids=[action.line]).text()
+    elif action.kind == "troll":
+        text = server_out.Struck(author=action.member_name).text()
     else:
         assert action.until is not None
         told = server_out.TimedOut(member=action.member_name, until=action.until, reason=None)
         text = told.text()
-        own = told.model_copy(update={"reason": action.reason}).text()
-    return {"type": "lobby.moderated", "text": text, "own": own, "member": action.member}
+    return {"type": "lobby.moderated", "kind": action.kind, "text": text,
+            "member": action.member}  # fmt: skip
 
 
 def moderated(sender: Any, action: Moderated, **kwargs: Any) -> None:
@@ -97,9 +98,9 @@ def moderated(sender: Any, action: Moderated, **kwargs: Any) -> None:
 
 
 def blocks_changed(blocker_id: int) -> None:
-    """`blocker_id` blocked or unblocked a member: their lobby sockets read whom they block
-    again (once the change commits), so the blocked member's lines stop at once."""
-    message: BlocksMessage = {"type": "club.blocks"}
+    """`blocker_id` blocked or unblocked a member: their lobby and match sockets read whom
+    they block again (once the change commits), so the blocked member's lines stop at once."""
+    message: BlocksMessage = {"type": "member.blocks"}
 
     async def send() -> None:
         await _layer().group_send(user_group(blocker_id), dict(message))

@@ -6,7 +6,8 @@ everything else that changes something is a form POST (club/views.py).
 A lobby socket hears the one lobby group's coalesced updates and the lobby room's chat
 through its process's relay (club/process.py), is sent the room's last lines after every
 welcome, and, for a member or guest, joins their own group (notices of their
-challenges); a notices socket joins only their own group, and is refused to visitors. Both
+challenges; their blocks and chat timeouts, for the lobby's room); a notices socket joins
+only their own group, and is refused to visitors. Both
 hear the ladders' coalesced changes (`ladder`) through the relay too (a ladder's page reads
 its changing part again: static/js/site.js). Both
 meet the match socket's protections: the same-origin handshake (game/origins.py wraps
@@ -17,6 +18,8 @@ the base every socket shares (game/sockets.py).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
@@ -26,8 +29,9 @@ from chat.service import timed_out as timeout_of
 from club import chat, lobby
 from club.process import LOBBY
 from club.protocol import CLOSE_SIGNED_OUT, LOBBY_PROTOCOL, client_in, server_out
-from club.protocol.ipc import BlocksMessage, LineMessage, ModeratedMessage, TextMessage, user_group
+from club.protocol.ipc import LineMessage, ModeratedMessage, TextMessage
 from game import clock
+from game.protocol.ipc import BlocksMessage, TimedOutMessage, user_group
 from game.sockets import Socket
 from game.supervise import DEPENDENCIES
 from game.text import error_text, language_of, timed_out_text
@@ -171,7 +175,8 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     async def chat_heard(self, message: LineMessage | ModeratedMessage) -> None:
         """A line of the room (not this socket's own, which it sent first; not to a reader
         who blocked its author; a troll's to the troll alone), or a moderator's action (the
-        member concerned gets their own words)."""
+        member concerned hears of a deletion only: their timeout came through their own
+        group, with its reason, and a troll's lines stay on the troll's pages)."""
         if message["type"] == "lobby.line":
             line: LineMessage = message  # type: ignore[assignment]
             if line["sender"] == self.channel_name:
@@ -181,7 +186,9 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             text = line["text"]
         else:
             action: ModeratedMessage = message  # type: ignore[assignment]
-            text = action["own"] if action["member"] == self.user_id else action["text"]
+            if action["member"] == self.user_id and action["kind"] != "hide":
+                return
+            text = action["text"]
         if self.chat_pending is not None:
             self.chat_pending.append(text)
             return
@@ -191,10 +198,22 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     async def club_notice(self, event: TextMessage) -> None:
         await self.send(event["text"])
 
-    async def club_blocks(self, event: BlocksMessage) -> None:
+    # --- to the member's own group (game/protocol/ipc.py), for the lobby's room ---------------
+    async def member_blocks(self, event: BlocksMessage) -> None:
         """The member blocked or unblocked someone: whom they block, read again."""
         if self.lobby:
             self.blocked = await database_sync_to_async(blocked_by)(self.scope.get("user"))
+
+    async def member_timed_out(self, event: TimedOutMessage) -> None:
+        """The member was timed out of the chat, from whichever room: the lobby's page says
+        until when and why (taken in order with its hello: its lines come first)."""
+        if self.lobby:
+            until = datetime.fromtimestamp(event["until"], UTC)
+            room: server_out.LobbyRoom | None = "lobby" if event["room_kind"] == "lobby" else None
+            told = server_out.TimedOut(
+                room=room, member=event["member"], until=until, reason=event["reason"]
+            )
+            await self.send(told.text())
 
 
 class LobbyConsumer(ClubConsumer):

@@ -40,11 +40,12 @@ from django.conf import settings
 from club import lobby, noshows, online, service
 from club.models import Challenge
 from club.protocol import server_out
-from club.protocol.ipc import LOBBY_GROUP, TextMessage, user_group
+from club.protocol.ipc import LOBBY_GROUP, TextMessage
 from club.signals import challenges_changed, ladder_changed
 from game import clock
 from game.broadcast import tell_presence
 from game.protocol import CLOSE_UNAVAILABLE
+from game.protocol.ipc import user_group
 from game.signals import match_changed
 from game.supervise import Watch
 

@@ -1,12 +1,15 @@
 """A match's two chat rooms (docs/chat.md), carried on the match's socket: the players' room
-(the two players write and read it) and the spectators' room (those watching; the players
+(the two players write and read it; spectators read it too, never writing, when the club and
+both players allow it: `players_shown`) and the spectators' room (those watching; the players
 read it, and write in it, once the match is over). The rooms, lines and limits are the chat
 app's (chat/service.py, rules/chat.py); here is who is who at this match, and what a line
 looks like on the match's socket.
 
 A line is stored (by `say`) before the socket tells it to the match's group (`tell_line`).
-A moderator's deletion or timeout in one of the rooms is told to the match's group once it
-commits (`moderated`, connected in game/apps.py), so the line leaves every open page.
+A moderator's deletion, timeout or troll mark in one of the rooms is told to the match's group
+once it commits (`moderated`, connected in game/apps.py), so the line (or the troll's lines)
+leaves every open page; a timeout, from whatever room, is told to the member's own group too
+(every socket of theirs, a match's or the club's), with its reason.
 """
 
 from __future__ import annotations
@@ -15,16 +18,23 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 
 from accounts.visitors import Visitor
 from chat import service as chat
 from chat.signals import Moderated
 from game.broadcast import _layer, on_commit
-from game.chatheld import KEPT, HeldLine
+from game.chatheld import KEPT, HeldLine, HeldRooms
 from game.models import Match
 from game.protocol import server_out
-from game.protocol.ipc import LineMessage, ModeratedMessage, group_name
+from game.protocol.ipc import (
+    LineMessage,
+    ModeratedMessage,
+    TimedOutMessage,
+    group_name,
+    user_group,
+)
 from game.service import ServiceError, seat_of
 from rules import chat as rules
 from rules.chat import HISTORY
@@ -55,6 +65,16 @@ def _finished(row: Match) -> bool:
     return row.status != Match.Status.LIVE
 
 
+def players_shown(row: Match) -> bool:
+    """Whether the match's spectators read its players' room: the club allows it at all
+    (settings.CLUB, off unless the club turns it on) and both players let them
+    (chat.Preference); read at each players' line and at each read of what a process holds
+    for the spectators (game/chatheld.py), so a player's change applies from then."""
+    if not settings.CLUB["SPECTATORS_READ_PLAYERS"]:
+        return False
+    return chat.shown_to_spectators({row.player_a_id, row.player_b_id})
+
+
 def played(user: Visitor) -> int:
     """The matches `user` has finished at a table with someone else (the chat's rules on new
     members' links and the lobby's panic switch read it)."""
@@ -82,7 +102,8 @@ def say(
     text_out = server_out.Line(room=room, line=line_out(said)).text()
     message: LineMessage = {
         "type": "match.line", "room": room, "text": text_out, "author": said.author_id,
-        "shadow": said.shadow, "finished": finished, "sender": sender,
+        "shadow": said.shadow, "finished": finished,
+        "players_shown": room == "players" and players_shown(row), "sender": sender,
     }  # fmt: skip
     return Told(message)
 
@@ -92,20 +113,28 @@ async def tell_line(match_id: int, told: Told) -> None:
     await _layer().group_send(group_name(match_id), dict(told.message))
 
 
-def reads(room: Room, player: bool, finished: bool) -> bool:
-    """Whether a socket reads `room` (players' room: not shown to spectators, as no club
-    setting allows it yet)."""
-    return rules.may_read(room, player, finished)
+def reads(room: Room, player: bool, finished: bool, shown: bool = False) -> bool:
+    """Whether a socket reads `room` (the players' room: a spectator only when it is
+    `shown`, `players_shown`)."""
+    return rules.may_read(room, player, finished, shown)
 
 
-def spectators_lines(match_id: int) -> list[HeldLine]:
-    """The spectators' room's latest lines, trolls' included, for a process to hold
-    (game/chatheld.py)."""
-    lines = chat.latest(chat.room("spectators", match_id), KEPT)
+def _held(room: Room, match_id: int) -> list[HeldLine]:
+    lines = chat.latest(chat.room(room, match_id), KEPT)
     return [
         HeldLine(s.id, s.author_id, s.shadow, line_out(s).model_dump(mode="json", by_alias=True))
         for s in lines
     ]
+
+
+def spectators_rooms(match_id: int) -> HeldRooms:
+    """What the spectators read, for a process to hold (game/chatheld.py): the spectators'
+    room's latest lines, trolls' included, and the players' room's when it is shown to them
+    (else none of it is read)."""
+    row = Match.objects.filter(pk=match_id).only("player_a", "player_b").first()
+    shown = row is not None and players_shown(row)
+    players = _held("players", match_id) if shown else []
+    return HeldRooms(shown, _held("spectators", match_id), players)
 
 
 def history(
@@ -136,23 +165,42 @@ def moderated_message(action: Moderated, finished: bool) -> ModeratedMessage:
     room: Room = "players" if action.room_kind == "players" else "spectators"
     if action.kind == "hide":
         assert action.line is not None
-        text = own = server_out.Deleted(room=room, ids=[action.line]).text()
+        text = server_out.Deleted(room=room, ids=[action.line]).text()
+    elif action.kind == "troll":
+        text = server_out.Struck(room=room, author=action.member_name).text()
     else:
         assert action.until is not None
         told = server_out.TimedOut(
             room=room, member=action.member_name, until=action.until, reason=None
         )
         text = told.text()
-        own = told.model_copy(update={"reason": action.reason}).text()
     return {
-        "type": "match.moderated", "room": room, "text": text, "own": own,
+        "type": "match.moderated", "kind": action.kind, "room": room, "text": text,
         "member": action.member, "line": action.line, "finished": finished,
     }  # fmt: skip
 
 
+def timed_out_message(action: Moderated) -> TimedOutMessage:
+    """The member's own group's message of their timeout: each page of theirs says it."""
+    assert action.until is not None
+    return {
+        "type": "member.timed_out", "member": action.member_name,
+        "until": action.until.timestamp(), "reason": action.reason,
+        "room_kind": action.room_kind, "room_key": action.room_key,
+    }  # fmt: skip
+
+
 def moderated(sender: Any, action: Moderated, **kwargs: Any) -> None:
-    """A moderator's action in a match's room (chat.signals): told to the match's group once
-    its transaction commits."""
+    """A moderator's action (chat.signals), told once its transaction commits: a timeout to
+    the member's every page, whatever room it was given from (their own group); an action in
+    one of a match's rooms to the match's group."""
+    if action.kind == "timeout":
+        told = timed_out_message(action)
+
+        async def tell_member() -> None:
+            await _layer().group_send(user_group(action.member), dict(told))
+
+        on_commit(tell_member)
     if action.room_kind not in ROOMS:
         return
     match_id = int(action.room_key)

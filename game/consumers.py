@@ -6,7 +6,9 @@ transaction commits (game/broadcast.py). Each process hears a match's broadcasts
 hands them to its sockets of that match (game/fanout.py); a message to one socket is sent to
 it directly. The channel layer may drop a message, so each socket tracks the last version it
 sent and fills any gap from the database (on a later event, or on the browser's ping when this
-process knows of a newer version).
+process knows of a newer version). A member's socket is in their own group too (as their club
+sockets are: game/protocol/ipc.py `user_group`), where the chat tells them what concerns them
+wherever they are: a block they made, a timeout given them from another room.
 
 What a stranger can cost is bounded: sockets per address and per match are capped, `hello`
 is answered once per socket, and from what this process already holds (`TABLES`: one read
@@ -44,12 +46,15 @@ from game.protocol import (
 )
 from game.protocol.ipc import (
     AimMessage,
+    BlocksMessage,
     ClockMessage,
     EventMessage,
     LineMessage,
     ModeratedMessage,
     PresenceMessage,
+    TimedOutMessage,
     group_name,
+    user_group,
 )
 from game.shotclocks import CLOCKS
 from game.sockets import Socket
@@ -73,6 +78,8 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     asked: tuple[str, ...] = ()  # the client ids of its last requests handed to the service
     turn: Turn = NO_TURN
     blocked: frozenset[int] = frozenset()  # the members whose lines this member never sees
+    players_shown: bool = False  # a spectator reads the players' room (game/chat.py)
+    own_group: str | None = None  # the member's own group, once joined (`greet`)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -152,6 +159,10 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
                 self.match_id, self.channel_name, self._held
             )
             HEARTBEATS.changed(self.match_id)
+        if self.own_group is not None:
+            # After the row: a player leaves the table whatever Redis does (a channel left
+            # in the group by an outage expires with it).
+            await self.channel_layer.group_discard(self.own_group, self.channel_name)
 
     # --- receiving ----------------------------------------------------------------------------
     def parse(self, data: str | bytes | None) -> client_in.ClientMessage:
@@ -180,6 +191,13 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             )
         HEARTBEATS.add(self.channel_name, self.match_id, self._held or "")
         await FANOUT.join(self)
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            # What the chat tells the member wherever they are (a block they made, a timeout
+            # from another room) reaches this socket too: joined before the blocks are read
+            # (`_chat_history`), so a block made meanwhile is heard after the read.
+            self.own_group = user_group(user.pk)
+            await self.channel_layer.group_add(self.own_group, self.channel_name)
         last = message.last_version
         greeting = TABLES.greeting(self.match_id, last) if self.seat is None else None
         if greeting is None:
@@ -210,12 +228,14 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             self.blocked = await database_sync_to_async(blocked_by)(user)
         if self.seat is None:  # a spectator: from what the process holds (a crowd: one read)
             reader = user.pk if user is not None and user.is_authenticated else None
-            held = HELD.lines(
+            held = await HELD.lines(
                 self.match_id, reader,
-                lambda: database_sync_to_async(chat.spectators_lines)(self.match_id),
+                lambda: database_sync_to_async(chat.spectators_rooms)(self.match_id),
                 self.blocked,
             )  # fmt: skip
-            await self.send(await held)
+            self.players_shown = held.players_shown
+            for text in held.texts:
+                await self.send(text)
             return
         texts = await database_sync_to_async(chat.history)(self.match_id, user, True, self.blocked)
         for text in texts:
@@ -406,20 +426,52 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     async def match_line(self, event: LineMessage) -> None:
         if event["sender"] == self.channel_name:
             return  # sent first, by _say
+        room: chat.Room = "players" if event["room"] == "players" else "spectators"
+        if room == "players" and self.seat is None:
+            # Whether the spectators read the players' room is the players' (and the club's)
+            # as each line is said: the moderators' actions there follow this socket's word.
+            self.players_shown = event["players_shown"]
         reader = getattr(self.scope.get("user"), "pk", None)
         if not shown_to(event["author"], event["shadow"], reader, self.blocked):
             return  # a troll's line (to the troll alone), or a member this reader blocked
-        room: chat.Room = "players" if event["room"] == "players" else "spectators"
-        if chat.reads(room, self.seat is not None, event["finished"]):
+        if chat.reads(room, self.seat is not None, event["finished"], event["players_shown"]):
             await self.send(event["text"])
 
     async def match_moderated(self, event: ModeratedMessage) -> None:
-        """A line deleted, or a member timed out, in a room: every page that may read it is
-        told (a spectator never the players' room's), and the member concerned."""
-        own = event["member"] == getattr(self.scope.get("user"), "pk", None)
+        """A line deleted, a member timed out, or a troll's lines struck, in a room: every
+        page that reads it is told (a spectator the players' room's only while it is shown
+        to them). The member concerned hears of a deletion only: their timeout comes through
+        their own group, with its reason, and a troll's lines stay on the troll's pages."""
+        if event["member"] == getattr(self.scope.get("user"), "pk", None) and (
+            event["kind"] != "hide"
+        ):
+            return
         room: chat.Room = "players" if event["room"] == "players" else "spectators"
-        if own or chat.reads(room, self.seat is not None, event["finished"]):
-            await self.send(event["own"] if own else event["text"])
+        if chat.reads(room, self.seat is not None, event["finished"], self.players_shown):
+            await self.send(event["text"])
+
+    # --- to the member's own group (game/protocol/ipc.py `user_group`) ------------------------
+    async def member_blocks(self, event: BlocksMessage) -> None:
+        """The member blocked or unblocked someone: whom they block, read again (this page
+        stops showing the blocked member's lines at once)."""
+        self.blocked = await database_sync_to_async(blocked_by)(self.scope.get("user"))
+
+    async def member_timed_out(self, event: TimedOutMessage) -> None:
+        """The member was timed out of the chat, from whichever room: this page says until
+        when and why (`room` the one it was given from, when it is this match's)."""
+        mine = event["room_kind"] in chat.ROOMS and event["room_key"] == str(self.match_id)
+        room: chat.Room | None = None
+        if mine:
+            room = "players" if event["room_kind"] == "players" else "spectators"
+        told = server_out.TimedOut(
+            room=room, member=event["member"], until=datetime.fromtimestamp(event["until"], UTC),
+            reason=event["reason"],
+        )  # fmt: skip
+        await self.send(told.text())
+
+    async def club_notice(self, event: dict[str, Any]) -> None:
+        """The member's notices (their challenges: club/process.py) are for the page's own
+        notices socket (static/js/site.js), which is in the same group."""
 
     async def match_presence(self, event: PresenceMessage) -> None:
         await self.send(event["text"])

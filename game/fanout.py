@@ -237,7 +237,7 @@ class _Relay:
         elif kind == "match.line":
             HELD.heard(self.match_id, message)
         elif kind == "match.moderated":
-            HELD.deleted(self.match_id, message)
+            HELD.moderated(self.match_id, message)
 
     async def _hand_out(self, message: Message) -> None:
         began = time.monotonic()

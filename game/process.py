@@ -11,8 +11,8 @@ part lives in a module of its own:
 - game/broadcast.py, `LATEST`: the newest event version per match served here;
   game/greetings.py, `TABLES`: the spectators' welcome and the latest events, so a crowd
   costs one read a frame, not one a version; game/aims.py, `AIMS`: the last aim heard per
-  match, sent after a welcome at its version; game/chatheld.py, `HELD`: the spectators' chat
-  room's latest lines, so a crowd is greeted with them from one read.
+  match, sent after a welcome at its version; game/chatheld.py, `HELD`: the latest lines of the chat
+  rooms spectators read, so a crowd is greeted with them from one read.
 - game/fanout.py, `FANOUT`: one channel per process in each match group it serves, and a
   relay that hands each broadcast to the match's sockets here.
 - game/work.py, `play`: the players' requests on a database thread of their own; `detach`

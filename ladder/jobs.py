@@ -22,7 +22,8 @@ from django.conf import settings
 
 from club import lobby
 from club.protocol import server_out
-from club.protocol.ipc import TextMessage, user_group
+from club.protocol.ipc import TextMessage
+from game.protocol.ipc import user_group
 from game.supervise import Periodic
 from ladder import service
 from ladder.models import LadderChallenge

@@ -552,6 +552,13 @@ SNOOKER_HANDICAP_CAP = Knob(
     70,
     "The largest handicap start a match may have, in points (RULES.md §10; docs/handicaps.md).",
 )
+SNOOKER_SPECTATORS_READ_PLAYERS = Knob(
+    "SNOOKER_SPECTATORS_READ_PLAYERS",
+    flag,
+    False,
+    "Spectators may read a table's players' chat (never write in it) when both players let them "
+    "in their chat settings; off: the players' chat is theirs alone (docs/chat.md).",
+)
 section(
     "The club",
     SNOOKER_CHALLENGE_TTL,
@@ -565,6 +572,7 @@ section(
     SNOOKER_RATED_SHOT_CLOCK,
     SNOOKER_MAX_LOBBY_SOCKETS,
     SNOOKER_HANDICAP_CAP,
+    SNOOKER_SPECTATORS_READ_PLAYERS,
 )
 
 # The ladders and ratings (ladder/, docs/ladder.md).

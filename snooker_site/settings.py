@@ -328,6 +328,7 @@ class ClubSettings(TypedDict):
     RATED_SHOT_CLOCK: int
     MAX_LOBBY_SOCKETS: int
     HANDICAP_CAP: int
+    SPECTATORS_READ_PLAYERS: bool
 
 
 CLUB: ClubSettings = {
@@ -354,6 +355,9 @@ CLUB: ClubSettings = {
     "MAX_LOBBY_SOCKETS": _env[k.SNOOKER_MAX_LOBBY_SOCKETS],
     # The largest handicap start a match may have, in points (RULES.md §10).
     "HANDICAP_CAP": _env[k.SNOOKER_HANDICAP_CAP],
+    # Spectators may read a table's players' chat (never write in it) when both players let
+    # them (chat.Preference); off: the players' room is theirs alone (docs/chat.md).
+    "SPECTATORS_READ_PLAYERS": _env[k.SNOOKER_SPECTATORS_READ_PLAYERS],
 }
 
 

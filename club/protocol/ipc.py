@@ -1,17 +1,14 @@
 """What the club's server processes send each other on the channel layer (as the match's,
 game/protocol/ipc.py): the lobby's updates to the one lobby group, whose members are the
-processes' relays, and a member's notices to their own group."""
+processes' relays, and a member's notices to their own group (`user_group`, the match's
+module's: a member's match sockets are in it too, and ignore the notices, which the page's
+notices socket shows)."""
 
 from __future__ import annotations
 
 from typing import TypedDict
 
 LOBBY_GROUP = "lobby"
-
-
-def user_group(user_id: int) -> str:
-    """A member's (or a guest's) own group: every socket of theirs, in every process."""
-    return f"user-{user_id}"
 
 
 class TextMessage(TypedDict):
@@ -32,15 +29,11 @@ class LineMessage(TypedDict):
 
 
 class ModeratedMessage(TypedDict):
-    """A moderator's deletion or timeout in the lobby's room, to the lobby group."""
+    """A moderator's action in the lobby's room, to the lobby group: the member concerned's
+    sockets skip a timeout (told them through their own group, with its reason) and a troll
+    mark (their lines stay theirs), as the match's (game/protocol/ipc.py)."""
 
     type: str  # "lobby.moderated"
-    text: str  # the `deleted` or `timed_out` message as the room's readers get it
-    own: str  # as the member concerned gets it (a timeout's reason: theirs alone)
+    kind: str  # "hide", "timeout" or "troll"
+    text: str  # the `deleted`, `timed_out` or `struck` message as the room's readers get it
     member: int
-
-
-class BlocksMessage(TypedDict):
-    """The member blocked or unblocked someone: their club sockets read whom again."""
-
-    type: str  # "club.blocks"

@@ -204,17 +204,28 @@ class Deleted(_Out):
 
 class TimedOut(_Out):
     """A moderator timed `member` out of the chat until `until` (from a line of the lobby's
-    room): every lobby page is told; the member's own get the `reason` (null for others)."""
+    room: every lobby page is told, without the `reason`); the member's own lobby pages are
+    told wherever it was given, with the `reason` (`room` null when not from the lobby's)."""
 
     type: Literal["timed_out"] = "timed_out"
-    room: LobbyRoom = "lobby"
+    room: LobbyRoom | None = "lobby"
     member: str
     until: datetime
     reason: str | None
+
+
+class Struck(_Out):
+    """Every line of `author` leaves the lobby's room on the page at once (an organiser marked
+    them a troll: their lines are theirs alone); never sent to the author's own sockets."""
+
+    type: Literal["struck"] = "struck"
+    room: LobbyRoom = "lobby"
+    author: str
 
 
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "update": Update, "notice": Notice, "reminder": Reminder,
     "abandoned": Abandoned, "error": Error, "pong": Pong, "ladder": LadderChanged,
     "line": Line, "lines": Lines, "deleted": Deleted, "timed_out": TimedOut,
+    "struck": Struck,
 }  # fmt: skip

@@ -620,14 +620,26 @@ class Deleted(_Out):
 
 class TimedOut(_Out):
     """A moderator timed `member` out of the chat until `until` (from a line of `room`): every
-    reader of the room is told; the member's own pages also get the `reason` (null for the
-    others), and their next line would be refused (`chat_timed_out`)."""
+    reader of the room is told, with no `reason`; the member's every page, of every room, is
+    told with it (`room` null on a page of another room than the one it was given from), and
+    their next line would be refused (`chat_timed_out`)."""
 
     type: Literal["timed_out"] = "timed_out"
-    room: ChatRoom
+    room: ChatRoom | None
     member: str
     until: datetime
     reason: str | None
+
+
+class Struck(_Out):
+    """Every line of `author` in `room` leaves the page at once: an organiser marked them a
+    troll, so their lines, those written and those to come, are theirs alone. Never sent to
+    the author's own sockets (their lines stay on their pages). Added in protocol 1: a page
+    of an earlier release ignores it and drops the lines at its next welcome."""
+
+    type: Literal["struck"] = "struck"
+    room: ChatRoom
+    author: str
 
 
 class Pong(_Out):
@@ -639,4 +651,5 @@ SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "event": Event, "ack": Ack, "error": Error, "presence": Presence,
     "aim": AimOut, "thinking": Thinking, "pong": Pong, "clock": Clock, "log": Log,
     "line": Line, "lines": Lines, "deleted": Deleted, "timed_out": TimedOut,
+    "struck": Struck,
 }  # fmt: skip

@@ -5,7 +5,9 @@
 // new line of another's, once, politely (not the room's history). A moderator's deletion
 // takes the line away; a timeout is said to the member timed out (why and until when) and
 // to the others. A member reports another's line (its flag button: a reason, then Send; the
-// server's answer said in the panel). Its state is chatroom.js's.
+// server's answer said in the panel). A spectator's page shows the players' room, read only
+// and labelled so, once the server sends it (the club and both players allow it). Its state
+// is chatroom.js's.
 
 import { ChatRooms, draftRefusal, lineWords, roomsRead, voice, writes } from "./chatroom.js";
 import { language, playerName, t } from "./i18n.js";
@@ -95,6 +97,14 @@ export class ChatPanel {
     select.focus();
   }
 
+  /** A welcome: a spectator reads the players' room only if the server sends it again after
+   * it (the players may have stopped letting spectators read it meanwhile). */
+  welcomed() {
+    if (this.seat || this.fixed || !this.rooms.has("players")) return;
+    this.rooms.forget("players");
+    this.render();
+  }
+
   /** The match is over: the players read (and write in) the spectators' room too. */
   set over(finished) {
     if (finished === this.finished) return;
@@ -104,8 +114,13 @@ export class ChatPanel {
 
   /** The rooms this visitor reads now. */
   read() {
-    const read = this.fixed || roomsRead(this.seat, this.finished);
+    const read = this.fixed || roomsRead(this.seat, this.finished, this.rooms.has("players"));
     return this.off ? read.filter((room) => room !== "players") : read;
+  }
+
+  /** A room's name on its tab and heading: the players' room, to a spectator, read only. */
+  roomName(room) {
+    return t(room === "players" && !this.seat ? "chat.room.players_read_only" : `chat.room.${room}`);
   }
 
   receive(msg) {
@@ -113,12 +128,14 @@ export class ChatPanel {
       this.timedOut(msg);
       return;
     }
+    const before = this.read().length;
     const changed = this.rooms.receive(msg);
     if (!changed) return;
-    if (changed.room === this.room) this.renderLines();
+    if (this.read().length !== before) this.render(); // the players' room, shown to spectators
+    else if (changed.room === this.room) this.renderLines();
     const line = changed.line;
     if (line && line.author !== this.me) {
-      const room = t(`chat.room.${changed.room}`);
+      const room = this.roomName(changed.room);
       this.announce(`${room}. ${t("chat.said", { name: playerName(line.author), text: lineWords(line, t, this.mild) })}`);
     }
   }
@@ -174,7 +191,7 @@ export class ChatPanel {
       const tab = document.createElement("button");
       tab.type = "button";
       tab.dataset.room = room;
-      tab.textContent = t(`chat.room.${room}`);
+      tab.textContent = this.roomName(room);
       tab.setAttribute("aria-pressed", String(room === this.room));
       tab.addEventListener("click", () => {
         this.room = room;
@@ -182,12 +199,14 @@ export class ChatPanel {
       });
       tabs.append(tab);
     }
-    this.el("chat-room").textContent = t(`chat.room.${this.room}`);
+    this.el("chat-room").textContent = this.roomName(this.room);
     const writing = this.fixed ? true : writes(this.room, this.seat, this.finished);
     this.el("chat-form").hidden = !(writing && this.voice === "member");
     this.el("chat-presets").hidden = !(writing && this.voice !== "none");
     this.el("chat-guest").hidden = !(writing && this.voice === "guest");
     this.el("chat-read-only").hidden = !(writing && this.voice === "none");
+    const players = this.el("chat-players-only");
+    if (players) players.hidden = !(this.room === "players" && !this.seat);
     this.renderLines();
   }
 

@@ -1,14 +1,15 @@
 // The chat rooms as a page holds them (docs/chat.md): the lines of each room it reads, kept
-// from the server's `lines` (after every welcome: they replace what was held), `line` and
-// `deleted` (a moderator's: the lines go) messages; which of a match's rooms this visitor
-// reads and writes (the lobby's page has one room, everyone's); a draft checked as the server
-// checks it (the limit comes from the page, rules/chat.py). No DOM: chatpanel.js shows it;
-// tests/chatroom.test.js.
+// from the server's `lines` (after every welcome: they replace what was held), `line`,
+// `deleted` (a moderator's: the lines go) and `struck` (a member marked a troll: their lines
+// go) messages; which of a match's rooms this visitor reads and writes (the lobby's page has
+// one room, everyone's); a draft checked as the server checks it (the limit comes from the
+// page, rules/chat.py). No DOM: chatpanel.js shows it; tests/chatroom.test.js.
 
 /** Rooms this visitor reads: a player the players' room (and the spectators' once the match
- * is over); anyone else the spectators' room. */
-export function roomsRead(seat, finished) {
-  if (!seat) return ["spectators"];
+ * is over); anyone else the spectators' room, and the players' room, read only, when the
+ * server sends it (`playersShown`: the club and both players let spectators read it). */
+export function roomsRead(seat, finished, playersShown = false) {
+  if (!seat) return playersShown ? ["spectators", "players"] : ["spectators"];
   return finished ? ["players", "spectators"] : ["players"];
 }
 
@@ -54,13 +55,23 @@ export class ChatRooms {
     return this.rooms.get(room) || [];
   }
 
+  /** Whether the server sent anything of `room` (a spectator's page: the players' room). */
+  has(room) {
+    return this.rooms.has(room);
+  }
+
+  /** Let go of `room` until the server sends it again. */
+  forget(room) {
+    this.rooms.delete(room);
+  }
+
   /** Take a server message; the room it changed (and the new line, for `line`), or null. */
   receive(msg) {
-    if (msg.type === "deleted") {
-      const gone = new Set(msg.ids);
+    if (msg.type === "deleted" || msg.type === "struck") {
+      const gone = msg.type === "deleted" ? ((l) => msg.ids.includes(l.id)) : ((l) => l.author === msg.author);
       const held = this.lines(msg.room);
-      if (!held.some((l) => gone.has(l.id))) return null;
-      this.rooms.set(msg.room, held.filter((l) => !gone.has(l.id)));
+      if (!held.some(gone)) return null;
+      this.rooms.set(msg.room, held.filter((l) => !gone(l)));
       return { room: msg.room, line: null };
     }
     if (msg.type === "lines") {

@@ -183,7 +183,7 @@ function readRecent() {
 }
 
 function receive(msg) {
-  if (["line", "lines", "deleted", "timed_out"].includes(msg.type)) {
+  if (["line", "lines", "deleted", "struck", "timed_out"].includes(msg.type)) {
     chat.receive(msg);
     return;
   }

@@ -148,7 +148,7 @@ if (root.dataset.hint) {
 }
 
 function receive(msg) {
-  if (["line", "lines", "deleted", "timed_out"].includes(msg.type)) {
+  if (["line", "lines", "deleted", "struck", "timed_out"].includes(msg.type)) {
     chat.receive(msg);
     return;
   }
@@ -156,6 +156,7 @@ function receive(msg) {
     chat.refused(msg.message);
     return;
   }
+  if (msg.type === "welcome") chat.welcomed();
   const { snapshot, first, error, log } = client.receive(msg);
   if (snapshot) view.reset(snapshot, first);
   if (log) view.loaded(log);

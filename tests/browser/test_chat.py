@@ -1,6 +1,7 @@
 """The match page's chat rooms in Chromium (static/js/chatpanel.js, docs/chat.md): the two
 players exchange lines in their room, shown as text, never as markup; a spectator, on a 360 px
-phone, writes in the spectators' room only and never reads the players'."""
+phone, writes in the spectators' room only and never reads the players' unless both players
+let spectators read it (the club allows it here), then in a tab of its own, read only."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from tests.browser.conftest import Server, login
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
+# The club lets spectators read a table's players' chat when both players let them (none has
+# until a test says so).
+SERVER_ENV = {"SNOOKER_SPECTATORS_READ_PLAYERS": "true"}
 
 
 # A socket of the spectator's own, from their page: hello, then a line for the players' room.
@@ -124,3 +128,51 @@ def test_two_players_exchange_lines_and_a_spectator_writes_only_to_the_spectator
         assert page.dialogs == []  # type: ignore[attr-defined]
     for context in contexts.values():
         context.close()
+
+
+def players_let_spectators_read(server: Server, shown: bool) -> None:
+    """Alice's and Bob's chat settings: spectators may read their table's players' chat."""
+    server.manage(
+        "from django.contrib.auth import get_user_model; from chat.models import Preference\n"
+        "for user in get_user_model().objects.filter(username__in=['alice', 'bob']):\n"
+        "    Preference.objects.update_or_create(\n"
+        f"        member=user, defaults={{'players_shown': {shown}}})\n"
+    )
+
+
+def test_a_spectator_reads_the_players_room_read_only_when_both_players_let_them(
+    browser: Any, server: Server
+) -> None:
+    table = server.new_match(3)
+    players_let_spectators_read(table, True)
+    try:
+        contexts = {
+            "alice": browser.new_context(viewport=DESKTOP),
+            "carol": browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                         locale="ru-RU"),
+        }  # fmt: skip
+        for name, context in contexts.items():
+            login(context, table, name)
+        alice = open_match(contexts["alice"], table)
+        say(alice, "good luck")
+        expect(alice.get_by_test_id("chat-lines").locator("li")).to_have_count(1)
+        carol = open_match(contexts["carol"], table)
+        # Her own room first, and a tab for the players', named read only.
+        expect(carol.get_by_test_id("chat-room")).to_have_text("Зрители")
+        tabs = carol.get_by_test_id("chat-tabs").locator("button")
+        expect(tabs).to_have_text(["Зрители", "Игроки (только чтение)"])
+        tabs.last.click()
+        expect(carol.get_by_test_id("chat-lines").locator("li")).to_have_text(["alice good luck"])
+        expect(carol.get_by_test_id("chat-form")).to_be_hidden()
+        expect(carol.get_by_test_id("chat-presets")).to_be_hidden()
+        expect(carol.get_by_test_id("chat-players-only")).to_be_visible()
+        # Live, as the players say them.
+        say(alice, "your break")
+        expect(carol.get_by_test_id("chat-lines").locator("li")).to_have_count(2)
+        assert alice.get_by_test_id("chat-tabs").is_hidden()  # the players' page as ever
+        for page in (alice, carol):
+            assert page.errors == []  # type: ignore[attr-defined]
+        for context in contexts.values():
+            context.close()
+    finally:
+        players_let_spectators_read(table, False)

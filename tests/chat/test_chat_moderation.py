@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from chat import moderation, service
-from chat.models import Action, Line, Report, Timeout
+from chat.models import Action, Line, Preference, Report, Timeout
 from chat.service import ChatRefused
 
 pytestmark = pytest.mark.django_db
@@ -170,8 +170,18 @@ def test_a_members_chat_settings(client: Client) -> None:
     saved = client.post("/chat/settings/", {"mild_shown": "on"})
     assert saved.status_code == 302
     assert service.preference(ann).mild_shown and not service.preference(ann).off_at_table
+    # Her table's players' chat is hers alone unless she lets spectators read it.
+    assert not service.preference(ann).players_shown
+    assert 'name="players_shown"' in client.get("/chat/settings/").content.decode()
+    client.post("/chat/settings/", {"mild_shown": "on", "players_shown": "on"})
+    assert service.preference(ann).players_shown
+    ben = member("ben")
+    assert not service.shown_to_spectators({ann.pk, ben.pk})  # ben has not
+    Preference.objects.create(member=ben, players_shown=True)
+    assert service.shown_to_spectators({ann.pk, ben.pk})
     russian = client.get("/chat/settings/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Настройки чата" in russian and "Показывать мягкие слова" in russian
+    assert "Разрешить зрителям читать чат игроков" in russian
 
 
 def test_the_report_reasons_are_the_rules_own() -> None:

@@ -143,10 +143,11 @@ async def test_a_trolls_lines_reach_the_troll_alone(match: Any, players: Any, wa
     await carol.open()
     await dave.send({"type": "say", "room": "spectators", "text": "first, before the mark"})
     assert (await next_line(carol))["line"]["author"] == "dave"
-    # Marked a troll (the organisers' switch is to come): his lines are shown to him alone,
-    # in the history as live.
+    # Marked a troll behind the switch's back (the switch tells the open pages and what the
+    # process holds: tests/club/test_chat_told_everywhere.py): his lines are shown to him
+    # alone, in the history as live.
     await Line.objects.filter(author=troll).aupdate(shadow=True)
-    HELD.forget(match.pk)  # what the process held before the mark (the switch will tell it)
+    HELD.forget(match.pk)  # what the process held before the mark
     again, mine = Client(match.pk, watcher), Client(match.pk, troll)
     await again.open()
     await mine.open()
@@ -185,8 +186,8 @@ async def test_a_crowd_is_greeted_with_the_spectators_lines_from_one_read(
     from game import chat, chatheld
 
     reads: list[int] = []
-    real = chat.spectators_lines
-    monkeypatch.setattr(chat, "spectators_lines", lambda m: reads.append(m) or real(m))
+    real = chat.spectators_rooms
+    monkeypatch.setattr(chat, "spectators_rooms", lambda m: reads.append(m) or real(m))
     carol = Client(match.pk, watcher)
     await carol.open()
     first = Client(match.pk, address="10.0.7.200")  # a spectator the relay hands lines to

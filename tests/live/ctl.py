@@ -3,8 +3,8 @@
 The test process keeps pytest-django's settings (maybe SQLite); the servers and this script
 share a fresh PostgreSQL database named by DATABASE_URL, so everything touching that database
 runs here: `python -m tests.live.ctl setup` (or `computer`: a match against the computer; or
-`matches N`: N matches of two members each) and
-`python -m tests.live.ctl verify MATCH_ID`.
+`matches N`: N matches of two members each; or `moderate NAME`: an organiser's timeout and
+troll mark) and `python -m tests.live.ctl verify MATCH_ID`.
 Each prints one JSON object on its last line.
 """
 
@@ -77,6 +77,22 @@ def matches(count: int) -> dict[str, Any]:
     return {"cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows}
 
 
+def moderate(name: str) -> dict[str, Any]:
+    """An organiser, from this process, times `name` out (from no room) and marks them a
+    troll: the servers' sockets hear of it through Redis."""
+    from django.contrib.auth import get_user_model
+
+    from chat import moderation, service
+    from game import clock
+
+    users = get_user_model().objects
+    organiser = users.create(username="organiser", is_staff=True)
+    member = users.get(username=name)
+    service.time_out(organiser, member.pk, "15m", "a test", clock.now())
+    moderation.troll(organiser, member.pk, "a test", clock.now())
+    return {"member": member.pk}
+
+
 def verify(match_id: int) -> dict[str, Any]:
     from django.db import connection
 
@@ -110,13 +126,16 @@ def main(argv: list[str]) -> None:
         result = computer()
     elif argv[:1] == ["matches"] and len(argv) == 2:
         result = matches(int(argv[1]))
+    elif argv[:1] == ["moderate"] and len(argv) == 2:
+        result = moderate(argv[1])
     elif argv[:1] == ["verify"] and len(argv) == 2:
         result = verify(int(argv[1]))
     elif argv[:1] == ["verify"] and len(argv) > 2:  # several matches in one go
         result = {"matches": {m: verify(int(m)) for m in argv[1:]}}
     else:
         raise SystemExit(
-            "usage: python -m tests.live.ctl setup | computer | matches COUNT | verify MATCH_ID..."
+            "usage: python -m tests.live.ctl setup | computer | matches COUNT | moderate NAME"
+            " | verify MATCH_ID..."
         )
     print(json.dumps(result))
 

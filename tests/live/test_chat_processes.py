@@ -1,6 +1,8 @@
 """The chat rooms across two daphne processes sharing PostgreSQL and Redis: a line said on one
 reaches the room's readers on the other, each writer's lines in the order said, and a
-spectator's never the players'; the lobby's room is one room across the processes.
+spectator's never the players'; the lobby's room is one room across the processes, and an
+organiser's timeout and troll mark, from a third process, reach the member's page and the
+others' through Redis.
 
 Needs Redis and PostgreSQL (REDIS_URL / DATABASE_URL, else the local defaults); it fails,
 never skips, without them."""
@@ -83,11 +85,13 @@ async def test_two_processes_hear_each_others_lines_in_order(
 
 
 class LobbyTalker:
-    """A member's lobby socket (/ws/lobby/) that keeps the chat's `line` messages it hears."""
+    """A member's lobby socket (/ws/lobby/) that keeps the chat's `line` messages it hears,
+    and the moderators' words (`told`: `timed_out`, `struck`)."""
 
     def __init__(self, name: str, cookie: str) -> None:
         self.name, self.cookie = name, cookie
         self.lines: list[dict[str, Any]] = []
+        self.told: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] | None = None
         self.heard = asyncio.Event()
         self.ws: Any = None
@@ -111,10 +115,13 @@ class LobbyTalker:
             if message["type"] == "line":
                 self.lines.append(message["line"])
                 self.heard.set()
+            elif message["type"] in ("timed_out", "struck"):
+                self.told.append(message)
+                self.heard.set()
 
-    async def until(self, count: int) -> None:
+    async def until(self, count: int, told: int = 0) -> None:
         async with asyncio.timeout(20):
-            while len(self.lines) < count:
+            while len(self.lines) < count or len(self.told) < told:
                 self.heard.clear()
                 await self.heard.wait()
 
@@ -149,6 +156,14 @@ async def test_the_lobbys_room_is_one_room_across_processes(
         assert sorted((s["id"], s["text"]) for s in alice.lines) == sorted(
             (s["id"], s["text"]) for s in bob.lines
         )
+        # An organiser in a third process times Bob out and marks him a troll: his own page
+        # (his group, through Redis) is told why, and his lines leave Alice's at once.
+        run_ctl(server_env, "moderate", "bob")
+        await alice.until(6, told=1)
+        await bob.until(6, told=1)
+        assert [(m["type"], m["reason"]) for m in bob.told] == [("timed_out", "a test")]
+        struck = [m for m in alice.told if m["type"] == "struck"]
+        assert [(m["room"], m["author"]) for m in struck] == [("lobby", "bob")]
     finally:
         for talker in (alice, bob):
             await talker.close()

@@ -366,6 +366,8 @@ export default {
   // --- the chat (chatroom.js, chatpanel.js) ---------------------------------------------
   "chat.title": "Chat",
   "chat.room.players": "Players",
+  "chat.room.players_read_only": "Players (read only)",
+  "chat.players_only": "The players' chat: only the players write here.",
   "chat.room.spectators": "Spectators",
   "chat.room.lobby": "Lobby",
   "chat.timed_out": "%(name)s is timed out of the chat until %(until)s.",

@@ -399,6 +399,8 @@ export default {
   // --- чат (chatroom.js, chatpanel.js) --------------------------------------------------
   "chat.title": "Чат",
   "chat.room.players": "Игроки",
+  "chat.room.players_read_only": "Игроки (только чтение)",
+  "chat.players_only": "Чат игроков: писать здесь могут только игроки.",
   "chat.room.spectators": "Зрители",
   "chat.room.lobby": "Лобби",
   "chat.timed_out": "Участнику %(name)s запрещено писать в чат до %(until)s.",

@@ -19,6 +19,18 @@ test("a player reads the players' room, and the spectators' only once the match 
   assert.deepEqual(roomsRead(null, false), ["spectators"]);
 });
 
+test("a spectator reads the players' room once the server sends it, and never writes there", () => {
+  assert.deepEqual(roomsRead(null, false, true), ["spectators", "players"]);
+  assert.deepEqual(roomsRead("A", false, true), ["players"]); // a player's rooms are as ever
+  const rooms = new ChatRooms();
+  assert.equal(rooms.has("players"), false);
+  rooms.receive({ type: "lines", room: "players", lines: [] });
+  assert.equal(rooms.has("players"), true);
+  assert.equal(writes("players", null, false), false);
+  rooms.forget("players"); // a welcome: shown again only if the server sends it again
+  assert.equal(rooms.has("players"), false);
+});
+
 test("a spectator never writes in the players' room", () => {
   assert.equal(writes("players", null, false), false);
   assert.equal(writes("players", null, true), false);
@@ -85,6 +97,28 @@ test("a moderator's deletion takes the lines away, in the room it names only", (
   assert.deepEqual(rooms.lines("lobby").map((l) => l.text), ["a", "c"]);
   assert.deepEqual(rooms.lines("spectators").map((l) => l.text), ["other room"]);
   assert.equal(rooms.receive({ type: "deleted", room: "lobby", ids: [2] }), null); // gone already
+});
+
+test("a troll's lines are struck from the room it names, everyone else's stay", () => {
+  const rooms = new ChatRooms();
+  const by = (id, author, text) => ({ ...line(id, text), author });
+  rooms.receive({ type: "lines", room: "spectators", lines: [by(1, "ann", "a"), by(2, "dan", "spam"), by(3, "dan", "more")] });
+  rooms.receive({ type: "lines", room: "players", lines: [by(4, "dan", "other room")] });
+  assert.deepEqual(rooms.receive({ type: "struck", room: "spectators", author: "dan" }), {
+    room: "spectators",
+    line: null,
+  });
+  assert.deepEqual(rooms.lines("spectators").map((l) => l.text), ["a"]);
+  assert.deepEqual(rooms.lines("players").map((l) => l.text), ["other room"]);
+  assert.equal(rooms.receive({ type: "struck", room: "spectators", author: "dan" }), null);
+});
+
+test("the players' room shown to a spectator is named read only, in both languages", () => {
+  for (const tag of ["en", "ru"]) {
+    const tl = new Translator(tag);
+    assert.notEqual(tl.t("chat.room.players_read_only"), tl.t("chat.room.players"));
+    assert.notEqual(tl.t("chat.players_only"), "chat.players_only");
+  }
 });
 
 test("the timeouts' words in both languages", () => {
