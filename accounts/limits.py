@@ -2,11 +2,11 @@
 
 Login lockout is django-axes's (settings: AXES_*), per (account, address) with a cool-off that
 doubles for a pair that keeps failing (`cool_off`), and per address for password spraying;
-sign-up and password reset (and the records' searches and replays, the computer's hints) are
-counted by django-ratelimit. Both see a client through `client_address`, the one address every
-limit counts (accounts/addresses.py): the entry the trusted proxies added to X-Forwarded-For,
-else the peer, with IPv6 taken per /64 (one host owns a whole /64 and could otherwise try every
-address in it).
+sign-up and password reset (and the records' searches and replays, the computer's hints, the
+chat's lines per address) are counted by django-ratelimit. Both see a client through
+`client_address`, the one address every limit counts (accounts/addresses.py): the entry the
+trusted proxies added to X-Forwarded-For, else the peer, with IPv6 taken per /64 (one host owns
+a whole /64 and could otherwise try every address in it).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import ngettext_lazy
+from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
 
 from accounts import addresses
@@ -56,6 +57,17 @@ def throttled(
 
 def throttled_by_address(request: HttpRequest, group: str, rate: str) -> int | None:
     return throttled(request, group, rate, _by_address)
+
+
+def over_rate(group: str, address: str, rate: str) -> bool:
+    """Count one more of `group` from `address` (as accounts.addresses gives it) against
+    `rate`, as the throttles above count (django-ratelimit, the throttle cache: every
+    process's count when Redis holds it); whether it is over. For what comes on a websocket,
+    not in a request (a chat line): no request is read, the address is the key."""
+    usage: dict[str, Any] | None = get_usage(
+        None, group=group, key=lambda _g, _r: address, rate=rate, method=ALL, increment=True
+    )
+    return usage is not None and bool(usage["should_limit"])
 
 
 # What the page for a refused attempt says, by what was refused ("login" is the template's own).

@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
+import redis.exceptions
+from django.conf import settings
 from django.db import transaction
 
+from accounts import limits
 from accounts.visitors import Visitor
 from chat import words
 from chat.models import Action, Line, Panic, Preference, Room, Timeout, Troll
@@ -108,10 +111,14 @@ def say(
     player: bool = False,
     finished: bool = False,
     played: int = 0,
+    address: str | None = None,
 ) -> Said:
     """Store what `user` says in `where` at `now`, or raise `ChatRefused`. `played`: the
     matches the writer has finished (the carrier counts them: the chat knows no match), for
-    the rules on new members' links and the lobby's panic switch (chat/moderation.py)."""
+    the rules on new members' links and the lobby's panic switch (chat/moderation.py).
+    `address`: the writer's (accounts.addresses), whose rate every line it sends counts
+    against, whatever the account and the socket (`SNOOKER_CHAT_ADDRESS_RATE`), once the
+    line passes the rules; None counts nothing (a line from no client: a shell's, a test's)."""
     if user is None or not user.is_authenticated:
         raise ChatRefused("chat_presets_only", "strangers cannot write; join the club")
     joined = getattr(user, "date_joined", now)
@@ -133,11 +140,24 @@ def say(
         judged = rules.judge(kind, writer, text, preset, recent, timeouts, now, panic)
         if not isinstance(judged, rules.Line):
             raise ChatRefused(judged)
+        if address is not None and rules.counted_per_address(kind) and _over(address):
+            raise ChatRefused("chat_address_flood")
         line = Line.objects.create(
             room=where, author_id=user.pk, text=judged.text, preset=judged.preset or "", at=now,
             shadow=Troll.objects.filter(member_id=user.pk).exists(),
         )  # fmt: skip
     return _said(line, user.get_username())
+
+
+def _over(address: str) -> bool:
+    """Whether one more line from `address` is past its rate (`SNOOKER_CHAT_ADDRESS_RATE`, in
+    the throttle cache). With the cache away (its Redis, for several processes) the line goes,
+    as lines are stored and told to their writers while Redis is away (the consumers' `say`):
+    each member is still held to the flood limit."""
+    try:
+        return limits.over_rate("chat", address, settings.SNOOKER_CHAT_ADDRESS_RATE)
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+        return False
 
 
 def latest(where: Room, most: int) -> list[Said]:

@@ -42,12 +42,15 @@ def lobby_room() -> Room:
 
 
 def say(
-    user: Visitor, text: str | None, preset: str | None, now: datetime, sender: str
+    user: Visitor, text: str | None, preset: str | None, now: datetime, sender: str, address: str
 ) -> LineMessage:
     """Store `user`'s line in the lobby's room (or raise `chat.ChatRefused`: during the panic
-    switch only members of some standing write here, `chat_panic`): the message for the
-    lobby group, its `text` the `line` the writer is sent first."""
-    said = chat.say(lobby_room(), user, text, now, preset=preset, played=played(user))
+    switch only members of some standing write here, `chat_panic`; `chat_address_flood` past
+    the rate of the socket's client `address`): the message for the lobby group, its `text`
+    the `line` the writer is sent first."""
+    said = chat.say(
+        lobby_room(), user, text, now, preset=preset, played=played(user), address=address
+    )
     text_out = server_out.Line(line=line_out(said)).text()
     return {
         "type": "lobby.line", "text": text_out, "author": said.author_id,

@@ -24,6 +24,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
 
+from accounts import addresses
 from chat.service import ChatRefused, blocked_by, shown_to
 from chat.service import timed_out as timeout_of
 from club import chat, lobby
@@ -104,8 +105,9 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         user = self.scope.get("user")
         try:
             told = await database_sync_to_async(chat.say)(
-                user, message.text, message.preset, clock.now(), self.channel_name
-            )
+                user, message.text, message.preset, clock.now(), self.channel_name,
+                addresses.of_scope(self.scope),
+            )  # fmt: skip
         except ChatRefused as exc:
             await self._error(exc.code, exc.message, message.client_id)
             return

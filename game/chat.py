@@ -86,10 +86,11 @@ def played(user: Visitor) -> int:
 
 def say(
     match_id: int, user: Visitor, room: Room, text: str | None, preset: str | None,
-    now: datetime, sender: str,
+    now: datetime, sender: str, address: str,
 ) -> Told:  # fmt: skip
     """Store `user`'s line in the match's `room`, or raise `chat.ChatRefused` (or a
-    `ServiceError` for a match that is not there)."""
+    `ServiceError` for a match that is not there); `address`: the socket's client, whose
+    rate the line counts against (chat.service.say)."""
     row = Match.objects.filter(pk=match_id).first()
     if row is None:
         raise ServiceError("not_found", "no such match")
@@ -97,7 +98,7 @@ def say(
     finished = _finished(row)
     said = chat.say(
         chat.room(room, match_id), user, text, now, preset=preset, player=player,
-        finished=finished, played=played(user),
+        finished=finished, played=played(user), address=address,
     )  # fmt: skip
     text_out = server_out.Line(room=room, line=line_out(said)).text()
     message: LineMessage = {

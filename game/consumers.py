@@ -28,6 +28,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
 
+from accounts import addresses
 from chat.service import ChatRefused, blocked_by, shown_to
 from game import chat, clock, logs, presence, service
 from game.aims import AIMS
@@ -248,7 +249,7 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         try:
             told = await database_sync_to_async(chat.say)(
                 self.match_id, user, message.room, message.text, message.preset, clock.now(),
-                self.channel_name,
+                self.channel_name, addresses.of_scope(self.scope),
             )  # fmt: skip
         except ChatRefused as exc:
             if exc.code == "chat_timed_out":

@@ -49,6 +49,7 @@ Refusal = Literal[
     "chat_empty",  # nothing left after trimming
     "chat_too_long",  # over MAX_LENGTH characters
     "chat_flood",  # too many lines too fast, or a near-copy of a recent one
+    "chat_address_flood",  # too many lines from the writer's address, whoever wrote them
     "chat_presets_only",  # a guest (or stranger) may only say a preset phrase
     "chat_not_allowed",  # not a writer in this room (a spectator in the players' room)
     "chat_timed_out",  # timed out of chat by a moderator
@@ -163,6 +164,15 @@ def of_standing(joined: datetime, played: int, now: datetime) -> bool:
 def has_link(text: str) -> bool:
     """Whether a line holds a web address, or a name that reads as one."""
     return _LINK.search(text) is not None
+
+
+def counted_per_address(kind: RoomKind) -> bool:
+    """Whether a line in a room of `kind` counts against its writer's address too (a rate
+    shared by every account and socket of the address: several accounts never multiply the
+    flood limit). Every room anyone may write in; not a match's players' room, whose two
+    writers are each held to the flood limit and where nobody sharing a player's address (a
+    clubhouse's) may keep the player from their opponent."""
+    return kind != "players"
 
 
 def may_write(kind: RoomKind, writer: Writer, preset: bool) -> Refusal | None:

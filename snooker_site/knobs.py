@@ -546,6 +546,13 @@ SNOOKER_RATED_SHOT_CLOCK = Knob(
 SNOOKER_MAX_LOBBY_SOCKETS = Knob(
     "SNOOKER_MAX_LOBBY_SOCKETS", whole(), 5000, "Lobby (or notice) sockets one process takes."
 )
+SNOOKER_CHAT_ADDRESS_RATE = Knob(
+    "SNOOKER_CHAT_ADDRESS_RATE",
+    rate,
+    "10/10s",
+    "Chat lines from one address, whatever its accounts and sockets, in all the rooms but the "
+    "matches' players' rooms (each member is held to the chat's flood limit too: docs/chat.md).",
+)
 SNOOKER_HANDICAP_CAP = Knob(
     "SNOOKER_HANDICAP_CAP",
     whole(),
@@ -571,6 +578,7 @@ section(
     SNOOKER_CHALLENGE_SWEEP,
     SNOOKER_RATED_SHOT_CLOCK,
     SNOOKER_MAX_LOBBY_SOCKETS,
+    SNOOKER_CHAT_ADDRESS_RATE,
     SNOOKER_HANDICAP_CAP,
     SNOOKER_SPECTATORS_READ_PLAYERS,
 )

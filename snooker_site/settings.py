@@ -441,6 +441,9 @@ SNOOKER_PASSWORD_RESET_RATE = _env[k.SNOOKER_PASSWORD_RESET_RATE]
 # The club's records (members/): directory searches and replays per address, any method.
 SNOOKER_BROWSE_RATE = _env[k.SNOOKER_BROWSE_RATE]
 SNOOKER_COMPUTER_VISITOR_RATE = _env[k.SNOOKER_COMPUTER_VISITOR_RATE]
+# Chat lines per address, across its accounts, sockets and rooms (chat/service.py), counted
+# the same way: several accounts from one address never multiply the chat's flood limit.
+SNOOKER_CHAT_ADDRESS_RATE = _env[k.SNOOKER_CHAT_ADDRESS_RATE]
 RATELIMIT_USE_CACHE = "throttle"
 # (django_ratelimit is deliberately not in INSTALLED_APPS: its app adds nothing but a system
 # check that accepts only memcached and django-redis, and so fails the built-in RedisCache and

@@ -135,3 +135,28 @@ def _throttle_counts_of_its_own(settings):  # type: ignore[no-untyped-def]
         "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"},
     }
     caches["throttle"].clear()
+
+
+class ThrottleClock:
+    """django-ratelimit's clock as a test moves it (`advance`)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000_000.0
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def throttle_clock(monkeypatch):  # type: ignore[no-untyped-def]
+    """The throttles' windows (django-ratelimit's, counted from its own reading of the time)
+    on a clock the test moves: a window of seconds (the chat's rate per address) never ends
+    in the middle of a test by chance."""
+    from django_ratelimit import core
+
+    clock = ThrottleClock()
+    monkeypatch.setattr(core, "time", clock)
+    return clock

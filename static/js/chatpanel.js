@@ -2,14 +2,17 @@
 // visitor reads (a match's two; the lobby's one, `rooms`), the room's lines (shown as text,
 // never as markup), a field and Send for a member, the preset phrases for a guest. It never
 // takes the keyboard's focus (the table keeps it for aiming), and tells a screen reader each
-// new line of another's, once, politely (not the room's history). A moderator's deletion
+// new line of another's, once, politely (not the room's history); at a table, not while a
+// stroke's balls run (`moving`: held until they stop, then in order). A moderator's deletion
 // takes the line away; a timeout is said to the member timed out (why and until when) and
 // to the others. A member reports another's line (its flag button: a reason, then Send; the
 // server's answer said in the panel). A spectator's page shows the players' room, read only
 // and labelled so, once the server sends it (the club and both players allow it). Its state
 // is chatroom.js's.
 
-import { ChatRooms, draftRefusal, lineWords, roomsRead, voice, writes } from "./chatroom.js";
+import {
+  ChatRooms, LineHold, draftRefusal, lineWords, roomsRead, voice, writes,
+} from "./chatroom.js";
 import { language, playerName, t } from "./i18n.js";
 
 export class ChatPanel {
@@ -17,8 +20,12 @@ export class ChatPanel {
    * `chat` (the page constants' limits and presets), `me` (this visitor's name), `rooms`
    * (a page of fixed rooms, everyone writing in them: the lobby's ["lobby"]; else a
    * match's, by `seat`); `mild`: the reader shows mild words, `off`: a player reads no
-   * players' room (their chat settings). */
-  constructor({ el, send, announce, seat, kind, chat, me, rooms = null, mild = false, off = false }) {
+   * players' room (their chat settings); `heard()`, each line of another's shown;
+   * `shown(there)`, whether the panel is there at all (it reads some room). */
+  constructor({
+    el, send, announce, seat, kind, chat, me, rooms = null, mild = false, off = false,
+    heard = () => {}, shown = () => {},
+  }) {
     this.el = el;
     this.send = send;
     this.announce = announce;
@@ -28,7 +35,10 @@ export class ChatPanel {
     this.me = me;
     this.mild = mild;
     this.off = off;
+    this.heard = heard;
+    this.shown = shown;
     this.rooms = new ChatRooms();
+    this.hold = new LineHold(me);
     this.fixed = rooms;
     this.finished = false;
     this.room = this.read()[0];
@@ -123,7 +133,16 @@ export class ChatPanel {
     return t(room === "players" && !this.seat ? "chat.room.players_read_only" : `chat.room.${room}`);
   }
 
+  /** A stroke's balls run (or have stopped: the lines held meanwhile are shown). */
+  set moving(now) {
+    for (const msg of this.hold.move(now)) this.show(msg);
+  }
+
   receive(msg) {
+    for (const taken of this.hold.take(msg)) this.show(taken);
+  }
+
+  show(msg) {
     if (msg.type === "timed_out") {
       this.timedOut(msg);
       return;
@@ -137,6 +156,7 @@ export class ChatPanel {
     if (line && line.author !== this.me) {
       const room = this.roomName(changed.room);
       this.announce(`${room}. ${t("chat.said", { name: playerName(line.author), text: lineWords(line, t, this.mild) })}`);
+      this.heard();
     }
   }
 
@@ -182,6 +202,7 @@ export class ChatPanel {
     // Nothing to read (a player who turned the players' chat off, while the match is on).
     const box = this.el("chat"); // the match page's panel (the lobby's is the box itself)
     if (box) box.hidden = read.length === 0;
+    this.shown(read.length > 0);
     if (read.length === 0) return;
     if (!read.includes(this.room)) this.room = read[0];
     const tabs = this.el("chat-tabs");

@@ -86,3 +86,42 @@ export class ChatRooms {
     return { room: msg.room, line: msg.line };
   }
 }
+
+/** Another's new lines held while a stroke's balls run (docs/chat.md, "At the table"): not
+ * shown, nor read out, until the balls stop, then in the order they came; the reader's own
+ * lines, and every other message, at once. A room's `lines` (after a welcome) hold the room
+ * as stored, so its held lines go (they are in it, or were deleted meanwhile); a deletion
+ * takes its lines from those held too. */
+export class LineHold {
+  constructor(me) {
+    this.me = me; // the reader's name: their own lines are never held
+    this.moving = false; // a stroke's balls are running
+    this.held = []; // `line` messages, in the order they came
+  }
+
+  /** A server message: the messages to show now, in order (none while its line is held). */
+  take(msg) {
+    if (msg.type === "line" && this.moving && msg.line.author !== this.me) {
+      this.held.push(msg);
+      return [];
+    }
+    if (msg.type === "lines") {
+      this.held = this.held.filter((m) => m.room !== msg.room);
+    } else if (msg.type === "deleted") {
+      const gone = new Set(msg.ids);
+      this.held = this.held.filter((m) => m.room !== msg.room || !gone.has(m.line.id));
+    } else if (msg.type === "struck") {
+      this.held = this.held.filter((m) => m.room !== msg.room || m.line.author !== msg.author);
+    }
+    return [msg];
+  }
+
+  /** The balls run, or have stopped: once they stop, the messages held, in order. */
+  move(moving) {
+    this.moving = moving;
+    if (moving || !this.held.length) return [];
+    const out = this.held;
+    this.held = [];
+    return out;
+  }
+}

@@ -21,6 +21,7 @@ import { fitTable } from "./phonefit.js";
 import { Playback } from "./playback.js";
 import { Scene } from "./scene.js";
 import { Settings } from "./settings.js";
+import { SideTabsView } from "./sidetabs.js";
 import { Sounds } from "./sound.js";
 import { Story, refusalWords } from "./story.js";
 import { TableView } from "./table.js";
@@ -70,6 +71,14 @@ const conn = new Connection({
   },
 });
 
+// On a phone held upright the log and the chat are two tabs (before the chat: it says from
+// the start whether it is there).
+const sideTabs = new SideTabsView({
+  el: panels.el,
+  sighted: (place) => {
+    if (place === "chat") chat.renderLines();
+  },
+});
 const chat = new ChatPanel({
   el: panels.el,
   send: (message) => conn.send(message),
@@ -80,6 +89,10 @@ const chat = new ChatPanel({
   me: root.dataset.me,
   mild: root.dataset.mild === "1",
   off: root.dataset.chatOff === "1",
+  heard: () => sideTabs.heard(),
+  shown: (there) => {
+    sideTabs.chat = there;
+  },
 });
 
 const decision = new DecisionPanel(panels.el, () => {
@@ -177,6 +190,7 @@ function receive(msg) {
 
 function frame() {
   view.pump(performance.now());
+  chat.moving = Boolean(playback.anim); // another's lines wait for the balls to stop
   scene.draw();
   requestAnimationFrame(frame);
 }
@@ -184,6 +198,7 @@ function frame() {
 // Animation frames stop in hidden tabs; events must still be shown when the tab returns.
 setInterval(() => {
   if (document.hidden) view.pump(performance.now());
+  chat.moving = Boolean(playback.anim);
   panels.shotClock(view.shown, Boolean(playback.anim || client.queue.length), client.clock);
   view.refreshAway(); // the claim countdown
   logPanel.tick();
@@ -256,6 +271,8 @@ window.snookerState = () => {
       sounds: sounds.played,
       marks: snap ? decisionMarks(snap, decision.focus) : null,
       hint: view.proHint,
+      chat: { held: chat.hold.held.length, tab: sideTabs.state.tabbed ? sideTabs.state.tab : null,
+        unread: sideTabs.state.unread },
       guide: { kind: root.dataset.guide, drawn: painter.last },
       zoom: tableView.zoom,
       swing: scene.swung,

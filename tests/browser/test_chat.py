@@ -1,7 +1,9 @@
 """The match page's chat rooms in Chromium (static/js/chatpanel.js, docs/chat.md): the two
 players exchange lines in their room, shown as text, never as markup; a spectator, on a 360 px
 phone, writes in the spectators' room only and never reads the players' unless both players
-let spectators read it (the club allows it here), then in a tab of its own, read only."""
+let spectators read it (the club allows it here), then in a tab of its own, read only. On the
+phone the referee's log and the chat are two tabs (static/js/sidetabs.js); another's line that
+comes while a stroke's balls run waits for them to stop."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser import strokes
 from tests.browser.conftest import Server, login
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -49,6 +52,24 @@ def open_match(context: BrowserContext, server: Server) -> Page:
     return page
 
 
+# A stroke from a socket of the player's own, from their page: hello, then the stroke (the
+# table's own controls are tests/browser/test_match_page.py's); the ack's version.
+STROKE_FROM_A_SOCKET = """(stroke) => new Promise((resolve) => {
+  const ws = new WebSocket(`ws://${location.host}/ws/match/${stroke.match}/`);
+  ws.onopen = () => ws.send(JSON.stringify({type: "hello", protocol: 1, last_version: null}));
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === "welcome") {
+      ws.send(JSON.stringify({type: "stroke", client_id: "chat-break", version: stroke.version,
+        angle: stroke.angle, speed: stroke.speed, cue_ball: stroke.cue_ball}));
+    } else if (msg.type === "ack" || msg.type === "error") {
+      resolve(msg.type === "ack" ? msg.version : msg.code);
+      ws.close();
+    }
+  };
+})"""
+
+
 def say(page: Page, text: str) -> None:
     """Type a line and send it by the keyboard (Enter in the field)."""
     field = page.get_by_test_id("chat-text")
@@ -74,6 +95,8 @@ def test_two_players_exchange_lines_and_a_spectator_writes_only_to_the_spectator
     # the players' room.
     expect(alice.get_by_test_id("chat-room")).to_have_text("Players")
     expect(bob.get_by_test_id("chat-room")).to_have_text("Игроки")
+    # On her phone the chat is the tab beside the referee's log: chosen, it shows.
+    carol.get_by_test_id("tab-chat").click()
     expect(carol.get_by_test_id("chat-room")).to_have_text("Spectators")
     expect(carol.get_by_test_id("chat-tabs")).to_be_hidden()
     expect(carol.get_by_test_id("chat-form")).to_be_visible()
@@ -176,3 +199,100 @@ def test_a_spectator_reads_the_players_room_read_only_when_both_players_let_them
             context.close()
     finally:
         players_let_spectators_read(table, False)
+
+
+def test_on_a_phone_the_log_and_the_chat_are_two_tabs(browser: Any, server: Server) -> None:
+    """On a 360 px phone the referee's log and the players' chat share one place as two tabs
+    (ARIA's: a tablist, the arrows choose), the log first; a line of the opponent's while the
+    log is shown is counted on the Chat tab, and read once the chat is chosen. A tap on a tab
+    leaves the table its keys. On a desktop both show, without tabs."""
+    alice_context = browser.new_context(viewport=DESKTOP)
+    bob_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    login(alice_context, server, "alice")
+    login(bob_context, server, "bob")
+    alice, bob = open_match(alice_context, server), open_match(bob_context, server)
+
+    expect(alice.get_by_test_id("side-tabs")).to_be_hidden()
+    expect(alice.get_by_test_id("log-panel")).to_be_visible()
+    expect(alice.get_by_test_id("chat")).to_be_visible()
+    expect(bob.get_by_role("tablist")).to_be_visible()
+    expect(bob.get_by_role("tab")).to_have_text(["Log", "Chat"])
+    expect(bob.get_by_role("tab", name="Log")).to_have_attribute("aria-selected", "true")
+    expect(bob.get_by_role("tabpanel")).to_have_count(1)  # the log's: the chat's is out of sight
+    expect(bob.get_by_test_id("log-panel")).to_be_visible()
+    expect(bob.get_by_test_id("chat")).to_be_hidden()
+    expect(bob.get_by_test_id("chat-unread")).to_be_hidden()
+
+    # Alice's line while Bob reads the log: counted on his Chat tab, in figures and in words.
+    say(alice, "your break, bob")
+    expect(bob.get_by_test_id("chat-unread")).to_have_text("1")
+    expect(bob.get_by_role("tab", name="Chat 1 new line", exact=True)).to_be_visible()
+    assert bob.evaluate("snookerState().chat") == {"held": 0, "tab": "log", "unread": 1}
+
+    # A tap on the tab shows the chat, read, and leaves the keys with the table.
+    table = bob.get_by_test_id("table")
+    table.focus()
+    bob.get_by_test_id("tab-chat").tap()
+    expect(table).to_be_focused()
+    expect(bob.get_by_test_id("chat")).to_be_visible()
+    expect(bob.get_by_test_id("log-panel")).to_be_hidden()
+    expect(bob.get_by_test_id("chat-lines").locator("li").last).to_have_text(
+        "alice your break, bob"
+    )
+    expect(bob.get_by_test_id("chat-unread")).to_be_hidden()
+    expect(bob.get_by_role("tab", name="Chat", exact=True)).to_have_attribute(
+        "aria-selected", "true"
+    )
+
+    # From the keyboard: Tab reaches the tab chosen (the other is out of the Tab order), the
+    # arrows and Home choose another, the focus with it.
+    assert bob.get_by_test_id("tab-log").get_attribute("tabindex") == "-1"
+    bob.get_by_test_id("tab-chat").focus()
+    bob.keyboard.press("ArrowRight")
+    expect(bob.get_by_test_id("tab-log")).to_be_focused()
+    expect(bob.get_by_test_id("tab-log")).to_have_attribute("aria-selected", "true")
+    expect(bob.get_by_test_id("log-panel")).to_be_visible()
+    expect(bob.get_by_test_id("chat")).to_be_hidden()
+    bob.keyboard.press("End")
+    expect(bob.get_by_test_id("tab-chat")).to_be_focused()
+    expect(bob.get_by_test_id("chat")).to_be_visible()
+    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for page in (alice, bob):
+        assert page.errors == []  # type: ignore[attr-defined]
+    alice_context.close()
+    bob_context.close()
+
+
+def test_a_line_waits_while_the_balls_run(browser: Any, server: Server) -> None:
+    """Another's line that comes while a stroke's balls run is neither shown nor read out
+    until they stop (here, skipped to their end); one's own shows at once."""
+    contexts = [browser.new_context(viewport=DESKTOP) for _ in range(2)]
+    login(contexts[0], server, "alice")
+    login(contexts[1], server, "bob")
+    alice, bob = (open_match(context, server) for context in contexts)
+    snap = server.snapshot()
+    cue = (150.0, -1150.0)
+    found = strokes.break_off(strokes.frame_of(snap), cue, 8.0)
+    stroke = {"match": server.match_id, "version": snap["version"], "angle": found.angle,
+              "speed": found.speed, "cue_ball": list(cue)}  # fmt: skip
+    assert alice.evaluate(STROKE_FROM_A_SOCKET, stroke) == snap["version"] + 1
+    bob.wait_for_function("() => snookerState().animating")
+    lines = bob.get_by_test_id("chat-lines").locator("li")
+    say(bob, "good break")
+    expect(lines.last).to_have_text("bob good break")  # his own: at once
+    say(alice, "thank you, lucky")
+    expect(alice.get_by_test_id("chat-lines").locator("li").last).to_have_text(
+        "alice thank you, lucky"
+    )
+    bob.wait_for_function("() => snookerState().chat.held === 1")
+    assert bob.evaluate("snookerState().animating")
+    expect(lines.last).to_have_text("bob good break")
+    expect(bob.get_by_test_id("announcer")).not_to_have_text("Players. alice: thank you, lucky")
+    bob.get_by_test_id("skip").click()  # the stroke to its end
+    expect(lines.last).to_have_text("alice thank you, lucky")
+    expect(bob.get_by_test_id("announcer")).to_have_text("Players. alice: thank you, lucky")
+    assert bob.evaluate("snookerState().chat.held") == 0
+    for page in (alice, bob):
+        assert page.errors == []  # type: ignore[attr-defined]
+    for context in contexts:
+        context.close()

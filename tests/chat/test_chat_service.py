@@ -4,6 +4,7 @@ the moderators' timeouts and deleted lines, audit-logged."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -41,6 +42,35 @@ def test_a_line_is_stored_cleaned_and_read_back_in_order() -> None:
     ]
     assert service.room("players", "7") == room  # one room per what it belongs to
     assert service.room("spectators", 7) != room
+
+
+def test_an_address_past_its_rate_is_refused_and_its_count_away_refuses_nothing(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, throttle_clock: Any
+) -> None:
+    """Lines from one address count together whoever writes them (the socket tests hold the
+    rest: tests/game/test_chat_socket.py); with the count's cache away (Redis, for several
+    processes) a line goes, held by the per-member limits alone."""
+    import redis.exceptions
+
+    from accounts import limits
+
+    settings.SNOOKER_CHAT_ADDRESS_RATE = "2/10s"
+    room = service.room("lobby")
+    ann, ben = member("ann"), member("ben")
+    service.say(room, ann, "hello", T0, address="10.0.5.1")
+    service.say(room, ben, "hi ann", T0, address="10.0.5.1")
+    with pytest.raises(ChatRefused) as refused:
+        service.say(room, ben, "a frame?", T0, address="10.0.5.1")
+    assert refused.value.code == "chat_address_flood"
+    service.say(room, ben, "a frame?", T0, address="10.0.5.2")  # his other address
+    service.say(room, ben, "from a shell", T0, address=None)  # no client: not counted
+
+    def away(*args: Any) -> bool:
+        raise redis.exceptions.ConnectionError("Error 111 connecting")
+
+    monkeypatch.setattr(limits, "over_rate", away)
+    service.say(room, ann, "still here", T0, address="10.0.5.1")
+    assert Line.objects.count() == 5
 
 
 def test_the_sixth_line_in_ten_seconds_is_refused_and_not_stored() -> None:

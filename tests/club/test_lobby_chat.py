@@ -42,6 +42,13 @@ async def said(client: LobbyClient) -> dict[str, Any]:
     return (await client.expect("line"))["line"]
 
 
+async def heard(client: LobbyClient, text: str) -> dict[str, Any]:
+    """The line saying `text` (the others' said meanwhile read past)."""
+    while (line := await said(client))["text"] != text:
+        pass
+    return line
+
+
 async def test_members_talk_and_a_newcomer_is_sent_the_last_lines(people: Any) -> None:
     ann_u, ben_u, *_ = people
     ann, history = await opened(ann_u)
@@ -109,6 +116,41 @@ async def test_a_flood_is_refused_and_the_socket_stays(people: Any, set_clock: A
     assert (await said(ann))["text"] == "six"
     await ann.send({"type": "ping"})
     await ann.expect("pong")  # still open
+
+
+async def test_the_lobby_and_a_matchs_room_count_together_for_one_address(
+    people: Any, settings: Any, throttle_clock: Any
+) -> None:
+    """One address's lines count once, whatever the room, the account and the socket: the
+    lobby's and a match's spectators' room share its rate (`chat_address_flood` past it, in
+    words; the socket stays open), and another address is not held by it."""
+    from game import service
+    from tests.game.helpers import Client
+
+    settings.SNOOKER_CHAT_ADDRESS_RATE = "3/10s"
+    ann_u, ben_u, cat_u, _, org_u = people
+    match = await sync_to_async(service.create_match)(cat_u, org_u, best_of=1, draw="A")
+    here = "10.0.4.1"
+    ann, ben = LobbyClient(ann_u, address=here), LobbyClient(ben_u, address=here)
+    for client in (ann, ben):
+        await client.open()
+    watching = Client(match.pk, ben_u, address=here)
+    await watching.open()
+    await ann.send({"type": "say", "text": "anyone for a frame?"})
+    await heard(ann, "anyone for a frame?")
+    await ben.send({"type": "say", "text": "after this one"})
+    await heard(ben, "after this one")
+    await watching.send({"type": "say", "room": "spectators", "text": "what a pot"})
+    await watching.expect("line")
+    await ann.send({"type": "say", "text": "ben?"})
+    refused = await ann.expect("error")
+    assert refused["code"] == "chat_address_flood" and refused["message"]
+    await ann.send({"type": "ping"})
+    await ann.expect("pong")  # still open
+    elsewhere = LobbyClient(ann_u, address="10.0.4.2")
+    await elsewhere.open()
+    await elsewhere.send({"type": "say", "text": "ben?"})
+    assert (await elsewhere.expect("line"))["line"]["text"] == "ben?"
 
 
 async def test_a_deleted_line_leaves_every_page_and_a_timeout_is_told(people: Any) -> None:

@@ -29,6 +29,13 @@ async def next_line(client: Client) -> dict[str, Any]:
     return await client.expect("line")
 
 
+async def heard(client: Client, text: str) -> dict[str, Any]:
+    """The line saying `text` (the others' said meanwhile read past)."""
+    while (line := (await next_line(client))["line"])["text"] != text:
+        pass
+    return line
+
+
 async def refusal(client: Client) -> dict[str, Any]:
     return await client.expect("error")
 
@@ -100,6 +107,49 @@ async def test_the_sixth_line_in_ten_seconds_is_a_flood_and_the_socket_stays(
     await set_clock.advance(10)
     await alice.send({"type": "say", "room": "players", "text": "six"})
     assert (await next_line(alice))["line"]["text"] == "six"
+
+
+async def test_an_address_writes_at_one_rate_however_many_accounts_and_sockets(
+    match: Any, players: Any, watcher: Any, settings: Any, throttle_clock: Any
+) -> None:
+    """Several accounts from one address do not multiply the flood limit: every line their
+    sockets send to the spectators' room counts against the address, each account within its
+    own limit; refused in words, the socket open. Another address writes on, and the players'
+    room is not counted: nobody sharing a player's address keeps them from their opponent."""
+    settings.SNOOKER_CHAT_ADDRESS_RATE = "8/10s"
+    dave_u = await get_user_model().objects.acreate_user("dave", password="pw")
+    erin_u = await get_user_model().objects.acreate_user("erin", password="pw")
+    here = "10.0.3.7"
+    carol = Client(match.pk, watcher, address=here)
+    daves = [Client(match.pk, dave_u, address=here) for _ in range(2)]
+    alice = Client(match.pk, players[0], address=here)
+    erin = Client(match.pk, erin_u, address="10.0.3.8")
+    for client in (carol, *daves, alice, erin):
+        await client.open()
+    carols = ("a fine break", "what a pot", "safety now", "he missed")
+    davids = ("nice", "unlucky", "good shot there", "close")
+    for n, (mine, his) in enumerate(zip(carols, davids, strict=True)):
+        await carol.send({"type": "say", "room": "spectators", "text": mine})
+        await heard(carol, mine)
+        dave = daves[n % 2]  # from both of his sockets
+        await dave.send({"type": "say", "room": "spectators", "text": his})
+        await heard(dave, his)
+    # Carol's fifth line is within her own limit (five in ten seconds), not her address's.
+    await carol.send({"type": "say", "room": "spectators", "text": "one more", "client_id": "c5"})
+    refused = await refusal(carol)
+    assert (refused["code"], refused["client_id"]) == ("chat_address_flood", "c5")
+    assert refused["message"].startswith("Too many lines from your address")
+    await carol.send({"type": "ping", "version": 0})
+    assert (await carol.expect("pong"))["type"] == "pong"  # the socket stays open
+    await erin.send({"type": "say", "room": "spectators", "text": "from elsewhere"})
+    await heard(erin, "from elsewhere")
+    await alice.send({"type": "say", "room": "players", "text": "good luck"})
+    assert (await next_line(alice))["line"]["text"] == "good luck"
+    assert await Line.objects.filter(author=watcher).acount() == 4
+    # The address's window over, it writes again.
+    throttle_clock.advance(10)
+    await carol.send({"type": "say", "room": "spectators", "text": "one more"})
+    assert (await heard(carol, "one more"))["author"] == "carol"
 
 
 async def test_a_guest_at_the_table_says_presets_only(match: Any, players: Any) -> None:

@@ -129,3 +129,8 @@ def test_never_more_than_five_lines_pass_in_any_ten_seconds(starts: list[int], a
 @given(st.text(min_size=1, max_size=140))
 def test_a_line_is_always_a_near_copy_of_itself(text: str) -> None:
     assert chat.near_copy(text, text)
+
+
+def test_every_room_anyone_writes_in_counts_per_address_but_a_matchs_players() -> None:
+    counted = [kind for kind in chat.ROOM_KINDS if chat.counted_per_address(kind)]
+    assert counted == ["spectators", "lobby", "competition", "ladder"]

@@ -397,4 +397,10 @@ export default {
   "chat.preset.well_played": "Well played",
   "chat.preset.sorry": "Sorry",
   "chat.preset.one_moment": "One moment",
+
+  // --- the log and the chat as two tabs on a phone held upright (sidetabs.js) ------------
+  "side.tabs": "The referee's log and the chat",
+  "side.log": "Log",
+  "side.chat": "Chat",
+  "side.unread": { one: "%(n)s new line", other: "%(n)s new lines" },
 };

@@ -430,4 +430,15 @@ export default {
   "chat.preset.well_played": "Хорошо сыграно",
   "chat.preset.sorry": "Извините",
   "chat.preset.one_moment": "Минутку",
+
+  // --- журнал судьи и чат вкладками на телефоне в вертикальном положении (sidetabs.js) ----
+  "side.tabs": "Журнал судьи и чат",
+  "side.log": "Журнал",
+  "side.chat": "Чат",
+  "side.unread": {
+    one: "%(n)s новое сообщение",
+    few: "%(n)s новых сообщения",
+    many: "%(n)s новых сообщений",
+    other: "%(n)s нового сообщения",
+  },
 };

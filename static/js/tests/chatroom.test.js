@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { ChatRooms, draftRefusal, lineWords, roomsRead, trimmed, voice, writes } from "../chatroom.js";
+import {
+  ChatRooms, LineHold, draftRefusal, lineWords, roomsRead, trimmed, voice, writes,
+} from "../chatroom.js";
 import { Translator } from "../i18n.js";
 
 const CONSTANTS = JSON.parse(
@@ -128,4 +130,36 @@ test("the timeouts' words in both languages", () => {
     assert.match(tl.t("chat.timed_out_you", { until: "21:15", reason: "spam" }), /21:15: spam$/u);
     assert.notEqual(tl.t("chat.room.lobby"), "chat.room.lobby");
   }
+});
+
+// A `line` message: `author`'s line `id` in `room`.
+const said = (id, author, room = "players") => ({
+  type: "line", room, line: { ...line(id, `l${id}`), author },
+});
+
+test("another's lines wait while the balls run, then come in order; one's own at once", () => {
+  const hold = new LineHold("bob");
+  assert.deepEqual(hold.take(said(1, "ann")), [said(1, "ann")]); // nothing moving: at once
+  assert.deepEqual(hold.move(true), []);
+  assert.deepEqual(hold.take(said(2, "ann")), []);
+  assert.deepEqual(hold.take(said(3, "bob")), [said(3, "bob")]); // his own
+  assert.deepEqual(hold.take(said(4, "cat", "spectators")), []);
+  const out = { type: "timed_out", room: "players", member: "cat", until: "2026-12-06T20:15:00Z" };
+  assert.deepEqual(hold.take(out), [out]); // not a line: at once
+  assert.deepEqual(hold.move(true), []); // still running
+  assert.deepEqual(hold.move(false), [said(2, "ann"), said(4, "cat", "spectators")]);
+  assert.deepEqual(hold.move(false), []); // each once
+  assert.deepEqual(hold.take(said(5, "ann")), [said(5, "ann")]);
+});
+
+test("a held line deleted, or its room read again after a welcome, is not shown after", () => {
+  const hold = new LineHold("bob");
+  hold.move(true);
+  const rooms = ["players", "players", "spectators", "spectators"];
+  for (const [i, room] of rooms.entries()) assert.deepEqual(hold.take(said(i + 1, "ann", room)), []);
+  const deleted = { type: "deleted", room: "players", ids: [1] };
+  assert.deepEqual(hold.take(deleted), [deleted]);
+  const history = { type: "lines", room: "spectators", lines: [line(3, "l3"), line(4, "l4")] };
+  assert.deepEqual(hold.take(history), [history]);
+  assert.deepEqual(hold.move(false), [said(2, "ann")]);
 });
