@@ -180,6 +180,7 @@ def test_a_spectator_reads_the_players_room_read_only_when_both_players_let_them
         say(alice, "good luck")
         expect(alice.get_by_test_id("chat-lines").locator("li")).to_have_count(1)
         carol = open_match(contexts["carol"], table)
+        carol.get_by_test_id("tab-chat").tap()  # on her phone the log shows first
         # Her own room first, and a tab for the players', named read only.
         expect(carol.get_by_test_id("chat-room")).to_have_text("Зрители")
         tabs = carol.get_by_test_id("chat-tabs").locator("button")
