@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
 .PHONY: venv venv-dev node-modules run test test-js lint typecheck messages bench-physics bench-views \
-	physics-figures bench-live bench-strangers bench-opponent bench-handicap bench-analysis bench-redis-restarts scenarios \
+	physics-figures bench-live bench-strangers bench-opponent bench-handicap bench-analysis fit-frame-chance bench-redis-restarts scenarios \
 	physics-goldens static
 
 # `venv`: what the club runs (requirements.txt), for `make run` as for a server; `venv-dev`:
@@ -110,6 +110,10 @@ bench-handicap: venv-dev
 # The coach's analysis (docs/coach.md): seconds per stroke and per frame, one core.
 bench-analysis: venv-dev
 	$(BIN)/python benchmarks/bench_analysis.py $(BENCH_ARGS)
+
+# The coach's frame-winning chance (docs/coach.md): fitted on the Club level's self-play.
+fit-frame-chance: venv-dev
+	$(BIN)/python benchmarks/fit_frame_chance.py $(BENCH_ARGS)
 
 # One daphne's resident set after each of ten Redis restarts (issue 37: within 5 % of the first);
 # BENCH_ARGS="--census" also counts its live objects and tasks, to show what a restart keeps.

@@ -43,7 +43,7 @@ from rules import challenges as rules
 from rules.challenges import Answer, Format, Kind, Party, Status
 from rules.errors import IllegalRequest, Refused
 from rules.match import match_from_json
-from rules.state import NO_START
+from rules.state import NO_START, FrameState
 
 
 class ClubError(Refused):
@@ -512,10 +512,12 @@ def rematch_offer(match: Match) -> Challenge | None:
 
 
 def practise(
-    user: User, best_of: int, shot_clock: int | None = None, guide: str | None = None
-) -> Match:
+    user: User, best_of: int, shot_clock: int | None = None, guide: str | None = None,
+    position: FrameState | None = None,
+) -> Match:  # fmt: skip
     """A practice table: the member plays both sides (unrated, never on the ladder), through
-    the same service as any match. Counted with the member's challenges an hour."""
+    the same service as any match. Counted with the member's challenges an hour. With a
+    `position`, one frame set up there (a replay's "play from here", rules/setup.py)."""
     if is_guest(user):
         raise ClubError("members_only", "practice tables are for members")
     try:
@@ -526,6 +528,10 @@ def practise(
     tables = Match.objects.filter(player_a=user, practice=True, created__gte=since).count()
     if tables >= settings.CLUB["CHALLENGES_PER_HOUR"]:
         raise ClubError("rate_limited", "too many practice tables this hour")
-    return game_service.create_match(
-        user, user, best_of, shot_clock=shot_clock, practice=True, guide=guide
-    )
+    try:
+        return game_service.create_match(
+            user, user, best_of, shot_clock=shot_clock, practice=True, guide=guide,
+            position=position,
+        )  # fmt: skip
+    except game_service.ServiceError as exc:
+        raise ClubError(exc.code, exc.message) from None

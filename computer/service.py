@@ -16,19 +16,24 @@ from accounts.signals import joined
 from computer.models import Computer
 from game import service as game_service
 from game.models import Match, MatchEvent
+from rules import setup
 from rules.errors import Refused
-from rules.state import NO_START
+from rules.state import NO_START, FrameState
 
 
 class ComputerError(Refused):
     """A refused match against the computer; nothing was made."""
 
 
-def play_computer(user: User, level: str, best_of: int, start: tuple[int, int] = NO_START) -> Match:
+def play_computer(
+    user: User, level: str, best_of: int, start: tuple[int, int] = NO_START,
+    position: FrameState | None = None,
+) -> Match:  # fmt: skip
     """A new match against the computer at `level`, for a member or a guest (a visitor at the
     table: snooker_site/views.py, `play_computer_now`), with a handicap `start` (A: the player,
     B: the computer) if asked. The player breaks first: the computer answers every event of
-    its match, so it never has to begin one."""
+    its match, so it never has to begin one. With a `position` (a replay's "play from here"),
+    one frame set up there, the player to strike (the seats turned round if need be)."""
     if hasattr(user, "computer"):
         raise ComputerError("members_only", "the computer plays people")
     computer = Computer.objects.select_related("user").filter(level=level).first()
@@ -44,7 +49,11 @@ def play_computer(user: User, level: str, best_of: int, start: tuple[int, int] =
         # by club/jobs.py's IDLE_COMPUTER) before another begins.
         raise ComputerError("too_many_live", f"at most {live} live matches against the computer")
     try:
-        match = game_service.create_match(user, computer.user, best_of, draw="A", start=start)
+        if position is not None and position.striker != "A":
+            position = setup.swapped(position)
+        match = game_service.create_match(
+            user, computer.user, best_of, draw="A", start=start, position=position
+        )
     except game_service.ServiceError as exc:
         raise ComputerError(exc.code, exc.message) from None
     # Started when made, as a practice table: the computer never opens a socket, so the two

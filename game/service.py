@@ -417,6 +417,21 @@ def rebuild(match_id: int) -> MatchState:
     return match
 
 
+def position_before(match_id: int, version: int) -> FrameState:
+    """The frame as it stood before the event at `version` (a replay's step): the stored
+    commands folded up to it. `ServiceError("no_stroke_here")` if no stroke was due there (a
+    choice pending, the frame over, the draw, or no such event)."""
+    match, commands = recorded(match_id)
+    if not 2 <= version <= len(commands) + 1:
+        raise ServiceError("no_stroke_here", f"the match has no event {version}")
+    for seat, command in commands[: version - 2]:
+        match, _ = rules_match.apply(match, seat, command)
+    frame = match.frame
+    if match.over or frame.frame_over or frame.pending is not None:
+        raise ServiceError("no_stroke_here", "no stroke was due there")
+    return frame
+
+
 def recorded(match_id: int) -> tuple[MatchState, list[tuple[Player | None, Command]]]:
     """The match as it began (its best-of, the draw, the handicap start) and every command
     stored since, in order: what the replay, the analysis and any rebuild fold."""

@@ -8,6 +8,8 @@ urlpatterns = [
     path("match/<int:match_id>/", views.match_page, name="match"),
     # One click to play the computer, for anyone (a visitor as a guest).
     path("computer/now/", views.play_computer_now, name="play_computer_now"),
+    # A replay's position at a table of the member's own (docs/coach.md, "Play from here").
+    path("match/<int:match_id>/replay/play-from/", views.play_from_here, name="play_from_here"),
     # The organisers' pages: members, the ladders and their settings (ladder/admin.py).
     path("admin/", admin.site.urls),
     path("ladder/", include("ladder.urls")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,9 +16,11 @@ from accounts import limits
 from club import service as club_service
 from computer import service as computer_service
 from computer.views import LEVEL_NAMES, ComputerForm, refusal
+from game import service as game_service
 from game.models import Match
 from game.views import table_page
 from members.views import match_record
+from rules.errors import Refused
 
 
 @require_safe
@@ -69,3 +72,45 @@ def play_computer_now(request: HttpRequest) -> HttpResponse:
         form.add_error(None, refusal(exc.code))
         return render(request, "computer/play.html", {"form": form}, status=409)
     return redirect("match", match_id=match.pk)
+
+
+# "Play from here" (docs/coach.md): a finished match's replay position set up at a table of
+# the member's own, to play alone or against the computer, the member to strike.
+FROM_HERE = {"alone", *LEVEL_NAMES}
+
+
+@require_POST
+@login_required
+def play_from_here(request: HttpRequest, match_id: int) -> HttpResponse:
+    """`/match/<id>/replay/play-from/` (POST `version`, the replay's step about to be played,
+    and `opponent`: `alone` or a computer's level): a table of one frame set up as that
+    position stood. Only a finished match's positions (a live one's would be help in play)."""
+    match = get_object_or_404(Match, pk=match_id)
+    opponent = request.POST.get("opponent", "")
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = 0
+    if match.status != Match.Status.FINISHED or opponent not in FROM_HERE or version < 2:
+        return HttpResponseBadRequest("a finished match's step, and alone or a level")
+    user = request.user
+    assert isinstance(user, User)
+    try:
+        position = game_service.position_before(match.pk, version)
+        if opponent == "alone":
+            table = club_service.practise(user, 1, position=position)
+        else:
+            table = computer_service.play_computer(user, opponent, 1, position=position)
+    except Refused as exc:  # the game's, the club's or the computer's
+        words = FROM_HERE_REFUSALS.get(exc.code, exc.message)
+        context = {"code": exc.code, "message": words}
+        return render(request, "club/refused.html", context, status=409)
+    return redirect("match", match_id=table.pk)
+
+
+FROM_HERE_REFUSALS = {
+    "no_stroke_here": gettext_lazy("No stroke was due at that point of the frame."),
+    "rate_limited": gettext_lazy("Too many tables this hour: try again later."),
+    "members_only": gettext_lazy("Practice tables are for members."),
+    "too_many_live": gettext_lazy("Finish a match against the computer before starting another."),
+}

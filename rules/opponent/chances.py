@@ -22,9 +22,9 @@ from collections.abc import Iterable
 from typing import Final
 
 # The fit (benchmarks/fit_frame_chance.py --frames 200 --seed 1; docs/coach.md has its table).
-TABLE: Final = 0.20
-LEAD: Final = 1.07
-SPREAD: Final = 2.0
+TABLE: Final = 0.235
+LEAD: Final = 0.535
+SPREAD: Final = 4.0
 
 
 def frame_chance(lead: float, left: int, at_table: bool = True) -> float:

@@ -91,6 +91,14 @@ function render() {
   calls.hidden = !v.calls.length;
   if (shownAt !== v.step) {
     shownAt = v.step;
+    // "Play from here": the stroke about to be played (none at a choice or the frame's end).
+    const from = root.querySelector('[data-testid="play-from"]');
+    if (from) {
+      const step = data.steps[v.step];
+      const next = step && step.kind === "stroke" ? step.version : "";
+      from.elements.version.value = String(next);
+      $("play-from-button").disabled = !next;
+    }
     // The log's line of the step on screen (moving, or next to be played; data-step counts
     // from 1).
     for (const li of entries) li.classList.toggle("current", Number(li.dataset.step) === v.step + 1);

@@ -223,6 +223,17 @@ def test_a_conceded_match_its_page_and_its_replay(
         "aria-label", re.compile(r"^alice's chance of winning the frame")
     )
     player.screenshot(path=str(artifacts / "replay-analysed-1280x800.png"))
+    # And plays on from there against the computer: his stroke again, the balls where they were.
+    player.get_by_test_id("play-from-opponent").select_option("novice")
+    player.get_by_test_id("play-from-button").click()
+    player.wait_for_url(re.compile(r"/match/\d+/$"))
+    player.wait_for_function(
+        "() => window.snookerState && snookerState().shownVersion === 1"
+        " && !snookerState().animating"
+    )
+    shown = player.evaluate("snookerState()")
+    same_balls(shown["balls"], expected[0])  # as it stood before Bob's stroke
+    assert shown["seat"] == "A" and shown["to_act"] == "A"
     assert not errors
     for context in contexts:
         context.close()
