@@ -8,6 +8,7 @@ to the next pass. Never of a live match: it can never advise a player during pla
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from django.utils import timezone
 from accounts.visitors import Visitor
 from computer import lanes, thinking
 from computer.models import Analysis
+from fixtures.models import Fixture
 from game import service as game_service
 from game.models import Match
 from rules import match as rules_match
@@ -30,6 +32,8 @@ from rules.match import Match as MatchState
 from rules.opponent.analysis import Analysed, strokes_of_frame
 from rules.opponent.chances import frame_accuracy
 from rules.state import Player
+
+log = logging.getLogger(__name__)
 
 
 class AnalysisRefused(Refused):
@@ -185,3 +189,28 @@ def average_accuracy(member_id: int) -> tuple[float, int] | None:
     if not figures:
         return None
     return sum(figures) / len(figures), len(figures)
+
+
+def queue_league_match(match: Match) -> int:
+    """Every frame of a finished ladder or competition match (a fixture's) queued for
+    analysis, when the club analyses them (`COMPUTER["ANALYSE_LEAGUE"]`); how many."""
+    if not settings.COMPUTER["ANALYSE_LEAGUE"] or not Fixture.objects.filter(match=match).exists():
+        return 0
+    frames = frames_played(rules_match.match_from_json(match.state))
+    now = timezone.now()
+    for frame in range(1, frames + 1):
+        Analysis.objects.get_or_create(
+            match=match, frame=frame,
+            defaults={"requested": now, "seed": secrets.token_hex(8)},
+        )  # fmt: skip
+    return frames
+
+
+def match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
+    """`game.signals.match_finished`'s receiver, inside the transaction that ended the match:
+    in a savepoint of its own, so that the match ends whatever happens here."""
+    try:
+        with transaction.atomic():
+            queue_league_match(match)
+    except Exception:
+        log.exception("match %s: its frames were not queued for analysis", match.pk)

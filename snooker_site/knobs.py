@@ -680,6 +680,13 @@ SNOOKER_COMPUTER_PROCESS = Knob(
     " the servers' priority: deploy/systemd/snooker-computer.service), not by the servers;"
     " needs `REDIS_URL`.",
 )
+SNOOKER_COMPUTER_ANALYSE_LEAGUE = Knob(
+    "SNOOKER_COMPUTER_ANALYSE_LEAGUE",
+    flag,
+    False,
+    "The computer analyses every frame of each ladder and competition match once it ends, for"
+    " its players and the organisers (docs/coach.md); off: only those asked for.",
+)
 section(
     "The computer opponent",
     SNOOKER_COMPUTER_PROCESS,
@@ -688,6 +695,7 @@ section(
     SNOOKER_COMPUTER_RESUME_EVERY,
     SNOOKER_COMPUTER_LIVE,
     SNOOKER_COMPUTER_IDLE,
+    SNOOKER_COMPUTER_ANALYSE_LEAGUE,
 )
 
 KNOBS: list[Knob[object]] = [knob for _, knobs in SECTIONS for knob in knobs]

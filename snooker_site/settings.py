@@ -552,6 +552,7 @@ class ComputerSettings(TypedDict):
     HINTS_PER_MINUTE: int
     HINTS_WAITING: int
     ANALYSE_EVERY: float
+    ANALYSE_LEAGUE: bool
 
 
 # The computer opponent (computer/, docs/opponent.md): the processes it thinks in (each
@@ -580,6 +581,8 @@ COMPUTER: ComputerSettings = {
     # The process that plays the computer looks for frames queued for the coach's analysis
     # this often, in seconds (computer/analysis.py; 0: never). A pass runs the queue dry.
     "ANALYSE_EVERY": 10.0,
+    # Every frame of a ladder or competition match queued for analysis once it ends.
+    "ANALYSE_LEAGUE": _env[k.SNOOKER_COMPUTER_ANALYSE_LEAGUE],
 }
 if COMPUTER["OWN_PROCESS"] and not REDIS_URL:
     # The servers tell that process of its turns through the channel layer.

@@ -14,6 +14,7 @@ from django.test import Client
 
 from computer import analysis, driver
 from computer.models import Analysis
+from fixtures.models import Fixture
 from game import service
 from game.protocol import client_in
 from tests.game.helpers import started
@@ -115,3 +116,26 @@ async def test_a_members_profile_shows_their_accuracy_over_analysed_frames(playe
     assert found is not None and found[1] == 1 and 0 <= found[0] <= 100
     page = await database_sync_to_async(lambda: web.get("/players/bob/").content.decode())()
     assert f"Accuracy {round(found[0])} on average, over 1 analysed frame." in page
+
+
+def _league_match(players, settings, analyse: bool):  # type: ignore[no-untyped-def]
+    """A ladder fixture's match, finished (the fixture already decided, so nothing but the
+    analysis hears of it), with the club's setting as asked."""
+    settings.COMPUTER = {**settings.COMPUTER, "ANALYSE_LEAGUE": analyse}
+    match = started(service.create_match(players[0], players[1], best_of=1, draw="A"))
+    Fixture.objects.create(kind="ladder", first=players[0], second=players[1], match=match,
+                           status=Fixture.Status.DECIDED)  # fmt: skip
+    concede = client_in.Concede(type="concede", client_id="a-c", scope="match")
+    service.submit(match.pk, players[0], concede)
+    return match
+
+
+def test_a_league_match_is_analysed_when_the_club_says_so(players, settings) -> None:  # type: ignore[no-untyped-def]
+    _league_match(players, settings, analyse=False)
+    assert Analysis.objects.count() == 0
+    match = _league_match(players, settings, analyse=True)
+    queued = Analysis.objects.get()
+    assert queued.match_id == match.pk and queued.frame == 1 and queued.requested_by is None
+    # A friendly is not a league match.
+    _finished(players)
+    assert Analysis.objects.count() == 1
