@@ -83,6 +83,7 @@ def stroke_json(found: Analysed) -> dict[str, Any]:
         },
         "best_leave": list(found.best_leave) if found.best_leave is not None else None,
         "chance": round(found.chance, 4), "accuracy": round(found.accuracy, 1),
+        "agrees": found.agrees,
     }  # fmt: skip
 
 

@@ -9,6 +9,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.core.validators import MaxValueValidator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -16,7 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from accounts import limits
-from computer import analysis, driver, fairplay, lanes, service, thinking
+from computer import analysis, driver, fairplay, lanes, service, signal, thinking
 from computer.models import Analysis, Computer
 from game.models import Match
 from rules.challenges import BEST_OF
@@ -205,3 +206,18 @@ def analysis_view(request: HttpRequest, match_id: int, frame: int) -> HttpRespon
     except analysis.AnalysisRefused as exc:
         return _refused(exc.code, exc.message, ANALYSIS_REFUSALS.get(exc.code, 400))
     return JsonResponse(_analysis_json(asked), status=202)
+
+
+@login_required
+@require_http_methods(["GET"])
+def fair_play(request: HttpRequest) -> HttpResponse:
+    """The organisers' fair-play signal (computer/signal.py, docs/coach.md): the members whose
+    analysed rated strokes are the Pro's past the club's marks, with the matches. Staff only;
+    never shown to anyone else."""
+    if not request.user.is_staff:
+        raise PermissionDenied("organisers only")
+    context = {
+        "flagged": signal.flagged(), "agree": round(signal.AGREE_AT_LEAST * 100),
+        "lost": signal.LOST_AT_MOST, "strokes": signal.STROKES_AT_LEAST,
+    }  # fmt: skip
+    return render(request, "computer/fair_play.html", context)

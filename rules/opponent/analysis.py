@@ -52,6 +52,13 @@ SAMPLES: Final = PRO.samples
 EASY_POT: Final = 0.8
 # The opponent's worth at the table left, in points, past which a safety "left a pot".
 LEFT_A_POT: Final = 2.0
+# A stroke played is the Pro's own when its aim is within this much of the Pro's (about a
+# third of a degree: what a member's aim control sets apart), its pace within this share and
+# its spin within this much of a ball's radius, placed (from hand) within this many mm.
+AGREE_ANGLE: Final = 0.006
+AGREE_PACE: Final = 0.12
+AGREE_SPIN: Final = 0.15
+AGREE_PLACE: Final = 25.0
 
 
 class Mark(StrEnum):
@@ -97,6 +104,7 @@ class Analysed:
     best_kind: str = ""  # pot, safety, escape, break; or the option
     best_leave: Point | None = None  # where the Pro's stroke leaves the cue ball, as meant
     played_option: str = ""  # a choice's option
+    agrees: bool = False  # the stroke (or option) played is the Pro's own (`agrees`)
     # The striker's frame-winning chance before it (rules/opponent/chances.py), and the
     # stroke's accuracy (0–100) from the chance it lost against the Pro's stroke.
     chance: float = 0.5
@@ -105,6 +113,21 @@ class Analysed:
     @property
     def choice(self) -> bool:
         return self.best is None
+
+
+def agrees(played: Stroke, best: Stroke) -> bool:
+    """Whether `played` is the Pro's stroke `best`, as near as a hand sets one (the fair-play
+    signal counts these: docs/coach.md)."""
+    turn = abs((played.angle - best.angle + math.pi) % (2 * math.pi) - math.pi)
+    if turn > AGREE_ANGLE or abs(played.speed - best.speed) > AGREE_PACE * best.speed:
+        return False
+    if math.hypot(played.side - best.side, played.height - best.height) > AGREE_SPIN:
+        return False
+    if (played.cue_ball is None) != (best.cue_ball is None):
+        return False
+    if played.cue_ball is not None and best.cue_ball is not None:
+        return math.dist(played.cue_ball, best.cue_ball) <= AGREE_PLACE
+    return True
 
 
 def first_ball(frame: FrameState, stroke: Stroke) -> tuple[float, float]:
@@ -186,7 +209,7 @@ def analyse_stroke(
         return Analysed(
             index, seat, best_value, played_value, lost, mark, Reason.CHOICE if mark else None,
             best_kind=best_option, played_option=command.option, chance=chance,
-            accuracy=accuracy(best_value, played_value),
+            accuracy=accuracy(best_value, played_value), agrees=best_option == command.option,
         )  # fmt: skip
     sims = SIMS.get(level.name, SIMS["pro"])
     best = plan(frame, seat, level, random.Random(f"{seed}:search"), Budget(sims))
@@ -207,6 +230,7 @@ def analyse_stroke(
         index, seat, best_value, played_value, lost, mark, reason, best.stroke, best.kind,
         best.leave, chance=chance,
         accuracy=accuracy(best_value, played_value) if math.isfinite(played_value) else 100.0,
+        agrees=agrees(command, best.stroke),
     )  # fmt: skip
 
 
@@ -238,6 +262,6 @@ def analyse_frame(
 
 
 __all__ = [
-    "BLUNDER", "INACCURACY", "MISTAKE", "Analysed", "Mark", "Reason", "analyse_frame",
+    "BLUNDER", "INACCURACY", "MISTAKE", "Analysed", "Mark", "Reason", "agrees", "analyse_frame",
     "analyse_stroke", "first_ball", "mark_of", "stroke_value", "strokes_of_frame",
 ]  # fmt: skip

@@ -121,7 +121,7 @@ def test_no_axe_violation_on_the_organisers_pages(
             context = browser.new_context(viewport=viewport, locale=locale)
             login(context, server, "org")
             page = context.new_page()
-            for path in ("/players/bob/handicap/", "/chat/reports/"):
+            for path in ("/players/bob/handicap/", "/chat/reports/", "/computer/fair-play/"):
                 page.goto(f"{server.url}{path}")
                 settle(page)
                 assert width(page) <= viewport["width"], (path, viewport)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -17,6 +18,7 @@ from rules.opponent.analysis import (
     BLUNDER,
     Mark,
     Reason,
+    agrees,
     analyse_frame,
     analyse_stroke,
     first_ball,
@@ -61,7 +63,7 @@ def test_an_easy_pot_left_short_is_marked() -> None:
     opponent is left the blue."""
     analysed = analyse_stroke(easy_blue(), "A", Stroke(0.0, 0.7), 0, "easy")
     assert analysed.lost >= BLUNDER and analysed.mark is Mark.BLUNDER
-    assert analysed.reason is Reason.EASY_POT
+    assert analysed.reason is Reason.EASY_POT and not analysed.agrees
     assert analysed.best is not None and analysed.best_kind == "pot"
     assert analysed.best_value > analysed.played_value and analysed.accuracy < 50
     assert 0.5 < analysed.chance < 0.9  # level, the blue left, at the table
@@ -79,6 +81,7 @@ def test_the_computers_own_stroke_loses_nothing() -> None:
     analysed = analyse_stroke(match, "A", own.stroke, 0, seed)
     assert analysed.lost == 0.0 and analysed.mark is None and analysed.reason is None
     assert analysed.best == own.stroke and analysed.accuracy == pytest.approx(100.0, abs=0.01)
+    assert analysed.agrees
 
 
 def test_a_choice_that_gives_the_table_away_is_marked() -> None:
@@ -110,3 +113,16 @@ def test_a_frame_is_analysed_the_same_from_the_same_seed() -> None:
 
     first = analysed()
     assert len(first) == 3 and first == analysed()
+
+
+def test_a_stroke_agrees_with_the_pros_within_what_a_hand_sets_apart() -> None:
+    best = Stroke(1.0, 2.0, 0.1, -0.3, None, (150.0, -1150.0))
+    assert agrees(best, best)
+    assert agrees(replace(best, angle=1.004, speed=2.1, cue_ball=(160.0, -1150.0)), best)
+    assert not agrees(replace(best, angle=1.01), best)
+    assert not agrees(replace(best, speed=2.5), best)
+    assert not agrees(replace(best, height=0.0), best)
+    assert not agrees(replace(best, cue_ball=(150.0, -1100.0)), best)
+    assert not agrees(replace(best, cue_ball=None), best)
+    # Angles a turn apart are the same aim.
+    assert agrees(replace(best, angle=1.0 + 2 * math.pi), best)
