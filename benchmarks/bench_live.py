@@ -33,6 +33,10 @@ its own as browsers on the internet would be (benchmarks/proxy.py); nginx's CPU 
 beside the servers'. With `--probe`, each server times its collector's pauses, its event
 loop's lag and where each player's request spent its time during play (benchmarks/probe/).
 
+With `--analysing N`, N processes analyse frames for the coach meanwhile, as the computer's
+pool does (its idle scheduling class: docs/coach.md, "Cost"); run it with and without, back to
+back, to see what a running analysis costs the members' acks.
+
 With `--hog N`, one more member holds N player sockets spread over `--hog-tables` practice
 tables of their own (as many as the club lets them open: refused ones are counted), and
 during play half of them send stale strokes and half aim (`--hog-rate`, 15 a second each;
@@ -75,7 +79,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from busy import busy  # noqa: E402
+from busy import analysing, busy  # noqa: E402
 from probe import ClientPauses, percentile, set_aside  # noqa: E402
 from probe import environment as probe_environment  # noqa: E402
 from probe import summary as probe_summary  # noqa: E402
@@ -910,6 +914,10 @@ def main() -> None:
     parser.add_argument(
         "--busy", type=int, default=0, help="processes spinning meanwhile (a slow day)"
     )
+    parser.add_argument(
+        "--analysing", type=int, default=0,
+        help="processes analysing frames meanwhile, at the pool's priority (docs/coach.md)",
+    )  # fmt: skip
     parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -928,7 +936,7 @@ def main() -> None:
     unknown = set(setups) - set(SETUPS)
     if unknown:
         parser.error(f"unknown set-up(s): {', '.join(sorted(unknown))}")
-    with busy(args.busy):
+    with busy(args.busy), analysing(args.analysing):
         results = {kind: run_setup(kind, args) for kind in setups}
     print(json.dumps(results))
 
