@@ -612,13 +612,29 @@ def accept_start(fixture_id: int, member: User, at: datetime, now: datetime) -> 
 
 
 # --- an organiser's decisions ---------------------------------------------------------------
+def _hold(competition_id: int, key: str) -> None:
+    """An organiser's decision on the match `key` holds, in the club's order before the
+    competition's row, its match at the table and its fixture (a result may be reaching
+    them this instant)."""
+    found = (
+        Pairing.objects.filter(competition_id=competition_id, key=key)
+        .values_list("fixture_id", "fixture__match_id")
+        .first()
+    )
+    if found is None:
+        return
+    fixture_id, match_id = found
+    if match_id is not None:
+        list(Match.objects.select_for_update().filter(pk=match_id))
+    list(Fixture.objects.select_for_update().filter(pk=fixture_id))
+
+
 def _pairing(row: Competition, key: str) -> Pairing:
-    """The competition's match `key` with its fixture, the fixture's row held, not yet decided
-    in the competition (a decision of its own, or one its players' withdrawal made)."""
-    pairing = Pairing.objects.filter(competition=row, key=key).first()
+    """The competition's match `key` with its fixture (held: `_hold`), not yet decided in the
+    competition (a decision of its own, or one its players' withdrawal made)."""
+    pairing = Pairing.objects.select_related("fixture").filter(competition=row, key=key).first()
     if pairing is None:
         raise CompetitionError("not_flagged", "there is no such match")
-    pairing.fixture = Fixture.objects.select_for_update().get(pk=pairing.fixture_id)
     if Decision.objects.filter(competition=row, key=key).exists():
         raise CompetitionError("not_flagged", "this match is decided already")
     return pairing
@@ -678,6 +694,7 @@ def award(competition_id: int, key: str, winner: User, by: User, now: datetime,
     `rules.bracket.higher_seed`). The winner goes on as by any walkover."""
     _organiser(by)
     with transaction.atomic():
+        _hold(competition_id, key)
         row = _locked(competition_id)
         decision = _decide(row, _flagged(row, key), winner.pk, rules.How.WALKOVER, now)
         _log(row, Action.Kind.AWARD, by, now, member=winner.pk, key=key, note=note)
@@ -692,6 +709,7 @@ def both_out(competition_id: int, key: str, by: User, now: datetime, note: str =
     a walkover both lose (`rules.standings.both_lost`); both play on."""
     _organiser(by)
     with transaction.atomic():
+        _hold(competition_id, key)
         row = _locked(competition_id)
         pairing = _flagged(row, key)
         f = pairing.fixture
@@ -729,6 +747,7 @@ def new_deadline(competition_id: int, key: str, play_by: datetime, by: User, now
     if play_by <= now:
         raise CompetitionError("bad_deadline", "a new deadline must be in the future")
     with transaction.atomic():
+        _hold(competition_id, key)
         row = _locked(competition_id)
         pairing = _flagged(row, key)
         f = pairing.fixture
@@ -752,17 +771,10 @@ def record(
     a match not decided, not begun at the table (still to be played, or flagged). It decides
     the match as a played one does, and is never rated; its fixture is called off, its match
     at the table ended unplayed. A round robin's needs the `frames` (the winner's: those
-    needed to win; the loser's fewer). Locks as a withdrawal's: the match, the fixture, the
-    competition."""
+    needed to win; the loser's fewer)."""
     _organiser(by)
     with transaction.atomic():
-        pairing = (
-            Pairing.objects.select_related("fixture")
-            .filter(competition_id=competition_id, key=key)
-            .first()
-        )
-        if pairing is not None and pairing.fixture.match_id is not None:
-            Match.objects.select_for_update().filter(pk=pairing.fixture.match_id).first()
+        _hold(competition_id, key)
         row = _locked(competition_id)
         pairing = _pairing(row, key)
         f = pairing.fixture
