@@ -233,6 +233,8 @@ def withdraw(competition_id: int, member: User, now: datetime, by: User | None =
         gone, _ = Entrant.objects.filter(competition=row, member=member).delete()
         if not gone:
             raise CompetitionError("not_entered", "you have not entered")
+        if organiser is not None:  # an organiser took their entry out: as `remove_entrant`
+            _log(row, Action.Kind.REMOVE, organiser, now, member=member.pk, note=note)
 
 
 def close_entry(competition_id: int, by: User, now: datetime, note: str = "") -> Competition:

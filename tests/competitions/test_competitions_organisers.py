@@ -242,6 +242,10 @@ def test_the_audit_log_keeps_every_organisers_action(organiser, members) -> None
     row = opened(organiser, [ann, ben, cat, dan, eve])
     service.add_entrant(row.pk, fay, organiser, now, note="asked by phone")
     service.remove_entrant(row.pk, eve, organiser, now)
+    service.withdraw(row.pk, cat, now)  # a member's own: not an organiser's action
+    service.enter(row.pk, cat, now)
+    service.withdraw(row.pk, cat, now, by=organiser)  # an organiser's: a removal
+    service.add_entrant(row.pk, cat, organiser, now)
     service.close_entry(row.pk, organiser, now)
     service.draw(row.pk, organiser, now, seed=3)
     service.withdraw(row.pk, dan, now, by=organiser, note="misconduct")
@@ -249,10 +253,15 @@ def test_the_audit_log_keeps_every_organisers_action(organiser, members) -> None
     pairing = flagged(row)[0]
     service.award(row.pk, pairing.key, pairing.fixture.first, organiser, now)
     log = list(Action.objects.filter(competition=row).order_by("pk"))
-    assert [a.kind for a in log] == ["open", "add", "remove", "close", "draw", "withdraw", "award"]
+    assert [a.kind for a in log] == [
+        "open", "add", "remove", "remove", "add", "close", "draw", "withdraw", "award"
+    ]  # fmt: skip
     assert all(a.by_id == organiser.pk for a in log)
-    assert [(a.member_id, a.note) for a in log if a.kind in ("add", "withdraw")] == [
+    assert [(a.member_id, a.note) for a in log if a.kind in ("add", "remove", "withdraw")] == [
         (fay.pk, "asked by phone"),
+        (eve.pk, ""),
+        (cat.pk, ""),
+        (cat.pk, ""),
         (dan.pk, "misconduct"),
     ]
     assert log[-1].key == pairing.key
