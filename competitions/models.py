@@ -6,13 +6,17 @@
   draw's stored seed (and a knockout's first-round places).
 - `Entrant`: a member entered, with their seed number (and a round robin's group) once drawn,
   and when they withdrew after the draw.
-- `Decision`: a match decided (played at the table, or a walkover; and, written down when a
+- `Decision`: a match decided (played at the table, recorded by an organiser, a walkover, both
+  out; and, written down when a
   member withdraws from a knockout, each decision the bracket had worked out until then, byes
   included: `rules.bracket.withdraw`), in the order made: the bracket
   (`rules.bracket.Bracket`) is the draw's shape, these rows and the entrants withdrawn, folded
   (`service.bracket_of`); a round robin's tables are its groups and these rows with their
   frames and breaks, folded (`service.tables_of`, `rules.standings.table`). Byes, who plays
   whom next and the standings are worked out, never stored.
+- `Action`: the audit log, append-only: each organiser's action (open, close entry, draw, add
+  or remove an entrant, a walkover, both out, a new deadline, a result recorded, a withdrawal
+  or disqualification), who and when, with their note.
 - `Pairing`: a match to be played, and the club's fixture it is played as
   (`fixtures.Fixture`, kind "competition": the window, the agreed start, who came, the default).
 """
@@ -90,6 +94,15 @@ class Competition(models.Model):
     )
     knockout_seeds = models.JSONField(null=True, blank=True)
     entry_deadline = models.DateTimeField(_("entry closes"))
+    # Who may enter (service.enter, add_entrant): at most `max_entrants` (none: no limit), and
+    # only the members of `ladder` when one is chosen (a place on it: ladder.Rung).
+    max_entrants = models.PositiveSmallIntegerField(
+        _("most entrants"), null=True, blank=True, validators=[MinValueValidator(2)]
+    )
+    ladder = models.ForeignKey(
+        "ladder.Ladder", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("only the members of the ladder"),
+    )  # fmt: skip
     # Each match's window: to be played within this time of its players becoming known.
     play_time = models.DurationField(
         _("time to play each match"),
@@ -176,6 +189,8 @@ class Decision(models.Model):
 
     class How(models.TextChoices):
         PLAYED = rules.How.PLAYED.value, _("played")
+        # Played away from the site, recorded by an organiser (service.record); never rated.
+        RECORDED = rules.How.RECORDED.value, _("recorded by an organiser")
         WALKOVER = rules.How.WALKOVER.value, _("walkover")
         # What the bracket works out, written down when a member withdraws (rules.bracket.withdraw).
         BYE = rules.How.BYE.value, _("bye")
@@ -185,7 +200,8 @@ class Decision(models.Model):
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="decisions")
     key = models.CharField(max_length=16)  # rules.bracket.Key, as text ("w2.0")
-    # None: nobody goes on (both out, or both places empty).
+    # None: nobody goes on (both out, or both places empty). A round robin's both out keeps
+    # the two players as winner and loser, each losing by `loser_frames` (service.both_out).
     winner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
         related_name="+",
@@ -224,3 +240,45 @@ class Pairing(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["competition", "key"], name="one_fixture_a_match")
         ]
+
+
+class Action(models.Model):
+    """An organiser's action on a competition, for the audit log: written once by the service
+    with the action itself (in its transaction), never changed nor deleted."""
+
+    class Kind(models.TextChoices):
+        OPEN = "open", _("opened the competition")
+        CLOSE = "close", _("closed entry")
+        DRAW = "draw", _("made the draw")
+        ADD = "add", _("added an entrant")
+        REMOVE = "remove", _("removed an entrant")
+        AWARD = "award", _("gave a walkover")
+        BOTH_OUT = "both_out", _("put both players out")
+        DEADLINE = "deadline", _("set a new deadline")
+        RECORD = "record", _("recorded a result played away")
+        WITHDRAW = "withdraw", _("withdrew or disqualified a member")
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="actions")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    # Whom it concerned (an entrant added, removed, withdrawn; a walkover's or a result's
+    # winner) and which match (a key), if any; the organiser's own note.
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+    key = models.CharField(max_length=16, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        # Append-only: a log that can be edited proves nothing.
+        if self.pk is not None:
+            raise ValueError("the audit log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise ValueError("the audit log is append-only")

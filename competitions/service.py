@@ -44,12 +44,13 @@ from django.db import transaction
 from django.db.models import Q
 
 from club.lobby import is_guest
-from competitions.models import Competition, Decision, Entrant, Pairing
+from competitions.models import Action, Competition, Decision, Entrant, Pairing
 from fixtures import service as fixtures_service
 from fixtures.models import Fixture
 from fixtures.service import FixtureError
 from game import service as game_service
 from game.models import Match
+from ladder.models import Rung
 from members.figures import finished as figures_of
 from ratings import handicaps
 from ratings import service as ratings
@@ -84,6 +85,16 @@ def _organiser(user: User) -> None:
         raise CompetitionError("organisers_only", "only an organiser may do this")
 
 
+def _log(
+    row: Competition, kind: str, by: User, now: datetime, *, member: int | None = None,
+    key: str = "", note: str = "",
+) -> Action:  # fmt: skip
+    """The audit log's line for an organiser's action, written in the action's transaction."""
+    return Action.objects.create(
+        competition=row, kind=kind, by=by, at=now, member_id=member, key=key, note=note[:200]
+    )
+
+
 def _locked(competition_id: int) -> Competition:
     row = Competition.objects.select_for_update().filter(pk=competition_id).first()
     if row is None:
@@ -97,16 +108,20 @@ def open_competition(
     best_of: rules.BestOf | None = None, rated: bool = True, play_time: timedelta | None = None,
     format: str = Competition.Format.KNOCKOUT, groups: int = 1, cycles: int = 1,
     advance: int = 2, handicap: bool = False, third_place: bool = False, reset: bool = True,
+    max_entrants: int | None = None, ladder_id: int | None = None,
 ) -> Competition:  # fmt: skip
     """An organiser opens a knockout (with a third-place match if `third_place`), a double
     elimination (with the grand final's reset if `reset`), a round robin of `groups` groups
     played `cycles` times round (each match the best of `best_of.rounds`), or such groups
     followed by a knockout of the top `advance` of each (played by `best_of`, with a
-    third-place match if `third_place`), for entry until `entry_deadline`."""
+    third-place match if `third_place`), for entry until `entry_deadline`: by at most
+    `max_entrants` (none: no limit), only the members of the ladder `ladder_id` if given."""
     _organiser(by)
     plan = best_of or rules.BestOf(3)
     if entry_deadline <= now:
         raise CompetitionError("deadline_passed", "entry must close in the future")
+    if max_entrants is not None and max_entrants < 2:
+        raise CompetitionError("too_few_entrants", "a competition needs two entrants or more")
     if format not in Competition.Format.values:
         raise CompetitionError("bad_format", f"no format {format!r}")
     if format in (Competition.Format.ROUND_ROBIN, Competition.Format.GROUPS):
@@ -127,40 +142,89 @@ def open_competition(
         third_place = False
     if format != Competition.Format.DOUBLE:
         reset = True
-    return Competition.objects.create(
-        name=name, name_ru=name_ru, format=format, best_of=plan.rounds,
-        best_of_semi_finals=plan.semi_finals, best_of_final=plan.final, rated=rated,
-        handicap=handicap, third_place=third_place, reset=reset,
-        groups=groups, cycles=cycles, advance=advance, entry_deadline=entry_deadline, organiser=by,
-        created=now, play_time=play_time or DEFAULT_PLAY_TIME,
-    )  # fmt: skip
+    with transaction.atomic():
+        row = Competition.objects.create(
+            name=name, name_ru=name_ru, format=format, best_of=plan.rounds,
+            best_of_semi_finals=plan.semi_finals, best_of_final=plan.final, rated=rated,
+            handicap=handicap, third_place=third_place, reset=reset, groups=groups,
+            cycles=cycles, advance=advance, entry_deadline=entry_deadline, organiser=by,
+            created=now, play_time=play_time or DEFAULT_PLAY_TIME, max_entrants=max_entrants,
+            ladder_id=ladder_id,
+        )  # fmt: skip
+        _log(row, Action.Kind.OPEN, by, now)
+        return row
 
 
 def enter(competition_id: int, member: User, now: datetime) -> Entrant:
-    """A member enters while entry is open (members only: not a guest)."""
-    if not member.is_authenticated or is_guest(member):
-        raise CompetitionError("members_only", "only the club's members may enter")
+    """A member enters while entry is open (members only: not a guest), if there is room and,
+    in a ladder's competition, they have a place on that ladder (`_admit`)."""
     with transaction.atomic():
         row = _locked(competition_id)
         if row.status != Status.OPEN or now >= row.entry_deadline:
             raise CompetitionError("entry_closed", "entry to this competition is closed")
-        entrant, made = Entrant.objects.get_or_create(
-            competition=row, member=member, defaults={"entered": now}
-        )
-        if not made:
-            raise CompetitionError("entered_already", "you have entered already")
+        return _admit(row, member, now)
+
+
+def _admit(row: Competition, member: User, now: datetime) -> Entrant:
+    """`member` entered, by themselves or by an organiser, by the same rules: a member (not a
+    guest), once, while there is room (`max_entrants`), of the competition's ladder if it has
+    one. (The caller holds the competition's row, so two entries cannot both take the last
+    place.)"""
+    if not member.is_authenticated or is_guest(member):
+        raise CompetitionError("members_only", "only the club's members may enter")
+    if (
+        row.ladder_id is not None
+        and not Rung.objects.filter(ladder_id=row.ladder_id, member=member).exists()
+    ):
+        raise CompetitionError("ladder_only", "only the ladder's members may enter")
+    entrants = Entrant.objects.filter(competition=row)
+    if entrants.filter(member=member).exists():
+        raise CompetitionError("entered_already", "entered already")
+    if row.max_entrants is not None and entrants.count() >= row.max_entrants:
+        raise CompetitionError("full", f"at most {row.max_entrants} may enter")
+    return Entrant.objects.create(competition=row, member=member, entered=now)
+
+
+def add_entrant(competition_id: int, member: User, by: User, now: datetime,
+                note: str = "") -> Entrant:  # fmt: skip
+    """An organiser enters a member before the draw (entry open or closed, the deadline
+    passed or not), by the entry's rules (`_admit`)."""
+    _organiser(by)
+    with transaction.atomic():
+        row = _locked(competition_id)
+        if row.status not in (Status.OPEN, Status.CLOSED):
+            raise CompetitionError("drawn_already", "this competition is drawn already")
+        entrant = _admit(row, member, now)
+        _log(row, Action.Kind.ADD, by, now, member=member.pk, note=note)
         return entrant
 
 
-def withdraw(competition_id: int, member: User, now: datetime, by: User | None = None) -> None:
+def remove_entrant(competition_id: int, member: User, by: User, now: datetime,
+                   note: str = "") -> None:  # fmt: skip
+    """An organiser takes an entrant out before the draw (after it, a withdrawal or a
+    disqualification: `withdraw`)."""
+    _organiser(by)
+    with transaction.atomic():
+        row = _locked(competition_id)
+        if row.status not in (Status.OPEN, Status.CLOSED):
+            raise CompetitionError("drawn_already", "this competition is drawn already")
+        gone, _ = Entrant.objects.filter(competition=row, member=member).delete()
+        if not gone:
+            raise CompetitionError("not_entrant", "that member has not entered")
+        _log(row, Action.Kind.REMOVE, by, now, member=member.pk, note=note)
+
+
+def withdraw(competition_id: int, member: User, now: datetime, by: User | None = None,
+             note: str = "") -> None:  # fmt: skip
     """A member withdraws their entry while entry is open; once the competition is in play,
     they withdraw from it, or an organiser (`by`) withdraws or disqualifies them
-    (`_withdraw_from_play`)."""
-    if by is not None and by.pk != member.pk:
-        _organiser(by)
+    (`_withdraw_from_play`; the audit log says so, with the organiser's `note`)."""
+    organiser = by if by is not None and by.pk != member.pk else None
+    if organiser is not None:
+        _organiser(organiser)
     row = Competition.objects.filter(pk=competition_id).first()
     if row is not None and row.status == Status.IN_PLAY:
-        _withdraw_from_play(row.pk, member, now)
+        _withdraw_from_play(row.pk, member, now, organiser, note)
         return
     with transaction.atomic():
         row = _locked(competition_id)
@@ -169,9 +233,11 @@ def withdraw(competition_id: int, member: User, now: datetime, by: User | None =
         gone, _ = Entrant.objects.filter(competition=row, member=member).delete()
         if not gone:
             raise CompetitionError("not_entered", "you have not entered")
+        if organiser is not None:  # an organiser took their entry out: as `remove_entrant`
+            _log(row, Action.Kind.REMOVE, organiser, now, member=member.pk, note=note)
 
 
-def close_entry(competition_id: int, by: User, now: datetime) -> Competition:
+def close_entry(competition_id: int, by: User, now: datetime, note: str = "") -> Competition:
     """An organiser closes entry before the draw."""
     _organiser(by)
     with transaction.atomic():
@@ -180,11 +246,14 @@ def close_entry(competition_id: int, by: User, now: datetime) -> Competition:
             raise CompetitionError("entry_closed", "entry to this competition is closed")
         row.status = Status.CLOSED
         row.save(update_fields=["status"])
+        _log(row, Action.Kind.CLOSE, by, now, note=note)
         return row
 
 
 # --- the draw ----------------------------------------------------------------------------------
-def draw(competition_id: int, by: User, now: datetime, seed: int | None = None) -> Competition:
+def draw(
+    competition_id: int, by: User, now: datetime, seed: int | None = None, note: str = ""
+) -> Competition:
     """An organiser draws the competition (entry closes if it was open). A knockout or a
     double elimination: the entrants ranked by club rating, the rest of the draw from a stored
     seed (`rules.seeding.draw`; a new random one unless given, as a test gives it), byes to
@@ -194,6 +263,7 @@ def draw(competition_id: int, by: User, now: datetime, seed: int | None = None) 
         row = _locked(competition_id)
         if row.status not in (Status.OPEN, Status.CLOSED):
             raise CompetitionError("drawn_already", "this competition is drawn already")
+        _log(row, Action.Kind.DRAW, by, now, note=note)
         if row.round_robin:
             _draw_groups(row, secrets.randbits(48) if seed is None else seed, now)
             return row
@@ -265,6 +335,16 @@ def _go_on(row: Competition, bracket: rules.Bracket, now: datetime) -> None:
         row.save(update_fields=["champion", "status", "finished"])
 
 
+def _match(row: Competition, first: User, second: User, best_of: int) -> Match:
+    """A competition match at the table: the club's rated shot clock when rated, the
+    handicap's start when handicapped; who breaks off is the match's own draw."""
+    shot_clock = settings.CLUB["RATED_SHOT_CLOCK"] if row.rated else None
+    return game_service.create_match(
+        first, second, best_of, shot_clock=shot_clock, rated=row.rated,
+        start=_start(row, first, second),
+    )  # fmt: skip
+
+
 def _start(row: Competition, first: User, second: User) -> tuple[int, int]:
     """A handicapped competition's start for a match, from the two ratings as they stand now
     (ratings/handicaps.py); none otherwise."""
@@ -279,11 +359,7 @@ def _fixture(
     (best of the round's frames; who breaks off is the match's own draw), its window open
     from now."""
     fixture = fixtures_service.create(FIXTURE_KIND, first, second)
-    shot_clock = settings.CLUB["RATED_SHOT_CLOCK"] if row.rated else None
-    match = game_service.create_match(
-        first, second, rules.best_of(bracket, row.plan(), key), shot_clock=shot_clock,
-        rated=row.rated, start=_start(row, first, second),
-    )  # fmt: skip
+    match = _match(row, first, second, rules.best_of(bracket, row.plan(), key))
     fixtures_service.open_window(fixture, match, now + row.play_time)
     return Pairing.objects.create(competition=row, key=str(key), fixture=fixture)
 
@@ -334,18 +410,15 @@ def _rr_fixture(
     """A round robin's match: its fixture, its match (the competition's best-of) and its
     window, open from the draw until its round's deadline."""
     fixture = fixtures_service.create(FIXTURE_KIND, first, second)
-    shot_clock = settings.CLUB["RATED_SHOT_CLOCK"] if row.rated else None
-    match = game_service.create_match(
-        first, second, row.best_of, shot_clock=shot_clock, rated=row.rated,
-        start=_start(row, first, second),
-    )  # fmt: skip
-    fixtures_service.open_window(fixture, match, play_by)
+    fixtures_service.open_window(fixture, _match(row, first, second, row.best_of), play_by)
     return Pairing.objects.create(competition=row, key=key, fixture=fixture)
 
 
 def result_of(decision: Decision) -> standings.Result:
-    """A round robin's decision as its table counts it."""
+    """A round robin's decision as its table counts it (both out: a walkover both lose)."""
     assert decision.winner_id is not None and decision.loser_id is not None
+    if decision.how == Decision.How.BOTH_OUT:
+        return standings.both_lost(decision.winner_id, decision.loser_id, decision.loser_frames)
     return standings.Result(
         decision.winner_id, decision.loser_id,
         (decision.winner_frames, decision.loser_frames),
@@ -436,7 +509,8 @@ def _rr_decided(row: Competition, pairing: Pairing, fixture: Fixture, match: Mat
     return True
 
 
-def _withdraw_from_play(competition_id: int, member: User, now: datetime) -> None:
+def _withdraw_from_play(competition_id: int, member: User, now: datetime,
+                        by: User | None = None, note: str = "") -> None:  # fmt: skip
     """A member leaves a competition in play: the results they played stand, and each of their
     fixtures not yet decided is called off, its match ended unplayed (even one under way), and
     is a walkover to the opponent; in a knockout (`_withdraw_from_bracket`) so is each match
@@ -461,6 +535,8 @@ def _withdraw_from_play(competition_id: int, member: User, now: datetime) -> Non
         row = _locked(competition_id)
         if row.status != Status.IN_PLAY:
             raise CompetitionError("not_in_play", "this competition is not in play")
+        if by is not None:
+            _log(row, Action.Kind.WITHDRAW, by, now, member=member.pk, note=note)
         if row.slots is not None:
             _withdraw_from_bracket(row, entrant, pairings, now)
             return
@@ -538,40 +614,187 @@ def accept_start(fixture_id: int, member: User, at: datetime, now: datetime) -> 
 
 
 # --- an organiser's decisions ---------------------------------------------------------------
-def award(competition_id: int, key: str, winner: User, by: User, now: datetime) -> Decision:
+def _hold(competition_id: int, key: str) -> None:
+    """An organiser's decision on the match `key` holds, in the club's order before the
+    competition's row, its match at the table and its fixture (a result may be reaching
+    them this instant)."""
+    found = (
+        Pairing.objects.filter(competition_id=competition_id, key=key)
+        .values_list("fixture_id", "fixture__match_id")
+        .first()
+    )
+    if found is None:
+        return
+    fixture_id, match_id = found
+    if match_id is not None:
+        list(Match.objects.select_for_update().filter(pk=match_id))
+    list(Fixture.objects.select_for_update().filter(pk=fixture_id))
+
+
+def _pairing(row: Competition, key: str) -> Pairing:
+    """The competition's match `key` with its fixture (held: `_hold`), not yet decided in the
+    competition (a decision of its own, or one its players' withdrawal made)."""
+    pairing = Pairing.objects.select_related("fixture").filter(competition=row, key=key).first()
+    if pairing is None:
+        raise CompetitionError("not_flagged", "there is no such match")
+    if Decision.objects.filter(competition=row, key=key).exists():
+        raise CompetitionError("not_flagged", "this match is decided already")
+    return pairing
+
+
+def _flagged(row: Competition, key: str) -> Pairing:
+    """A match waiting for an organiser: its fixture decided with nobody winning (flagged) and
+    the match not yet decided in the competition."""
+    pairing = _pairing(row, key)
+    f = pairing.fixture
+    if not (f.flagged and f.status == Fixture.Status.DECIDED and f.winner_id is None):
+        raise CompetitionError("not_flagged", "this match is not waiting for an organiser")
+    return pairing
+
+
+def _players(fixture: Fixture, winner: int) -> tuple[int, int]:
+    """The fixture's winner and loser, `winner` one of its two players."""
+    if winner not in (fixture.first_id, fixture.second_id):
+        raise CompetitionError("not_in_match", "that member does not play this match")
+    return winner, fixture.second_id if winner == fixture.first_id else fixture.first_id
+
+
+def _decide(
+    row: Competition, pairing: Pairing, winner: int, how: rules.How, now: datetime,
+    frames: tuple[int, int] | None = None,
+) -> Decision:  # fmt: skip
+    """An organiser's decision of a match for one player (a walkover, or a result recorded),
+    applied as a played one is: the winner goes on in a bracket; a round robin's table counts
+    a walkover by the frames needed to nil, a recorded result by its `frames`."""
+    winner, loser = _players(pairing.fixture, winner)
+    key = pairing.key
+    if key.startswith("g"):
+        if how is rules.How.WALKOVER:
+            decision = _walkover(row, key, winner, loser, now)
+        else:
+            assert frames is not None
+            decision = Decision.objects.create(
+                competition=row, key=key, winner_id=winner, loser_id=loser, how=how, at=now,
+                winner_frames=frames[0], loser_frames=frames[1],
+            )  # fmt: skip
+        _rr_go_on(row, now)
+        return decision
+    bracket = bracket_of(row)
+    try:
+        after = rules.advance(bracket, rules.Key.parse(key), winner, how)
+    except IllegalRequest as exc:
+        raise CompetitionError("not_flagged", exc.detail) from None
+    decision = Decision.objects.create(competition=row, key=key, winner_id=winner, how=how, at=now)
+    _go_on(row, after, now)
+    return decision
+
+
+def award(competition_id: int, key: str, winner: User, by: User, now: datetime,
+          note: str = "") -> Decision:  # fmt: skip
     """An organiser decides a flagged fixture (not played by its deadline, and the fixtures'
     default gave nobody the match): a walkover to one of its players (the higher seed, say:
     `rules.bracket.higher_seed`). The winner goes on as by any walkover."""
     _organiser(by)
     with transaction.atomic():
+        _hold(competition_id, key)
         row = _locked(competition_id)
-        pairing = Pairing.objects.select_related("fixture").filter(competition=row, key=key).first()
-        if pairing is None or not (
-            pairing.fixture.flagged and pairing.fixture.status == Fixture.Status.DECIDED
-        ):
-            raise CompetitionError("not_flagged", "this match is not waiting for an organiser")
+        decision = _decide(row, _flagged(row, key), winner.pk, rules.How.WALKOVER, now)
+        _log(row, Action.Kind.AWARD, by, now, member=winner.pk, key=key, note=note)
+        return decision
+
+
+def both_out(competition_id: int, key: str, by: User, now: datetime, note: str = "") -> None:
+    """An organiser puts both players of a flagged fixture out. In a bracket both are out of
+    the competition, as if both withdrew at once (`rules.bracket.both_out`): nobody goes on
+    from that match, the next opponent through by a walkover, and what the bracket had
+    decided is written down as a withdrawal's is. In a round robin it is that fixture alone:
+    a walkover both lose (`rules.standings.both_lost`); both play on."""
+    _organiser(by)
+    with transaction.atomic():
+        _hold(competition_id, key)
+        row = _locked(competition_id)
+        pairing = _flagged(row, key)
+        f = pairing.fixture
+        _log(row, Action.Kind.BOTH_OUT, by, now, key=key, note=note)
         if key.startswith("g"):
-            f = pairing.fixture
-            if Decision.objects.filter(competition=row, key=key).exists():
-                raise CompetitionError("not_flagged", "this match is not waiting for an organiser")
-            if winner.pk not in (f.first_id, f.second_id):
-                raise CompetitionError("not_in_match", "that member does not play this match")
-            loser = f.second_id if winner.pk == f.first_id else f.first_id
-            decision = _walkover(row, key, winner.pk, loser, now)
+            # Both lost: the two players stored as winner and loser (`how` says nobody won),
+            # each losing by the frames needed.
+            Decision.objects.create(
+                competition=row, key=key, winner_id=f.first_id, loser_id=f.second_id,
+                how=Decision.How.BOTH_OUT, at=now, loser_frames=frames_to_win(row.best_of),
+            )  # fmt: skip
             _rr_go_on(row, now)
-            return decision
+            return
         bracket = bracket_of(row)
-        place = rules.Key.parse(key)
-        if rules.match(bracket, place).state is not rules.State.READY:
-            raise CompetitionError("not_flagged", "this match is not waiting for an organiser")
         try:
-            after = rules.advance(bracket, place, winner.pk, rules.How.WALKOVER)
+            after = rules.both_out(bracket, rules.Key.parse(key))
         except IllegalRequest as exc:
-            raise CompetitionError(exc.code, exc.detail) from None
-        decision = Decision.objects.create(
-            competition=row, key=key, winner=winner, how=rules.How.WALKOVER, at=now
+            raise CompetitionError("not_flagged", exc.detail) from None
+        Entrant.objects.filter(competition=row, member_id__in=(f.first_id, f.second_id)).update(
+            withdrawn=now
+        )
+        Decision.objects.bulk_create(
+            Decision(competition=row, key=str(k), winner_id=d.winner, how=d.how, at=now)
+            for k, d in after.decisions[len(bracket.decisions) :]
         )
         _go_on(row, after, now)
+
+
+def new_deadline(competition_id: int, key: str, play_by: datetime, by: User, now: datetime,
+                 note: str = "") -> Fixture:  # fmt: skip
+    """An organiser gives a flagged fixture a new deadline (`fixtures.service.reopen`): it is
+    to be played by `play_by`, as a new match at the table (its old one ended unplayed when
+    the deadline passed), its start agreed afresh."""
+    _organiser(by)
+    if play_by <= now:
+        raise CompetitionError("bad_deadline", "a new deadline must be in the future")
+    with transaction.atomic():
+        _hold(competition_id, key)
+        row = _locked(competition_id)
+        pairing = _flagged(row, key)
+        f = pairing.fixture
+        users = {u.pk: u for u in User.objects.filter(pk__in=(f.first_id, f.second_id))}
+        if key.startswith("g"):
+            best_of = row.best_of
+        else:
+            best_of = rules.best_of(bracket_of(row), row.plan(), rules.Key.parse(key))
+        match = _match(row, users[f.first_id], users[f.second_id], best_of)
+        if not fixtures_service.reopen(f, match, play_by):
+            raise CompetitionError("not_flagged", "this match is not waiting for an organiser")
+        _log(row, Action.Kind.DEADLINE, by, now, key=key, note=note)
+        return f
+
+
+def record(
+    competition_id: int, key: str, winner: User, by: User, now: datetime,
+    frames: tuple[int, int] | None = None, note: str = "",
+) -> Decision:  # fmt: skip
+    """An organiser records the result of a match played away from the site (`How.RECORDED`):
+    a match not decided, not begun at the table (still to be played, or flagged). It decides
+    the match as a played one does, and is never rated; its fixture is called off, its match
+    at the table ended unplayed. A round robin's needs the `frames` (the winner's: those
+    needed to win; the loser's fewer)."""
+    _organiser(by)
+    with transaction.atomic():
+        _hold(competition_id, key)
+        row = _locked(competition_id)
+        pairing = _pairing(row, key)
+        f = pairing.fixture
+        match = Match.objects.filter(pk=f.match_id).first() if f.match_id is not None else None
+        to_play = f.status == Fixture.Status.TO_PLAY and (match is None or match.started is None)
+        flagged = f.status == Fixture.Status.DECIDED and f.flagged and f.winner_id is None
+        if not (to_play or flagged):
+            raise CompetitionError("not_recordable", "this match is decided or begun at the table")
+        if key.startswith("g"):
+            need = frames_to_win(row.best_of)
+            if frames is None or frames[0] != need or not 0 <= frames[1] < need:
+                raise CompetitionError("bad_frames", f"the winner wins {need} frames")
+        else:
+            frames = None
+        if to_play:
+            fixtures_service.call_off_unplayed(f, now)
+        decision = _decide(row, pairing, winner.pk, rules.How.RECORDED, now, frames)
+        _log(row, Action.Kind.RECORD, by, now, member=winner.pk, key=key, note=note)
         return decision
 
 

@@ -34,6 +34,15 @@ ERRORS: dict[str, Promise] = {
     "withdrawn_already": gettext_lazy("This member has withdrawn already."),
     "not_in_play": gettext_lazy("This competition is not in play."),
     "out_already": gettext_lazy("This member is out of the competition already."),
+    "no_member": gettext_lazy("There is no member of that name."),
+    "full": gettext_lazy("This competition is full."),
+    "ladder_only": gettext_lazy("Only the members of this competition's ladder may enter."),
+    "not_entrant": gettext_lazy("That member has not entered this competition."),
+    "bad_deadline": gettext_lazy("A new deadline must be in the future."),
+    "not_recordable": gettext_lazy(
+        "Only a match not decided and not begun at the table can be recorded."
+    ),
+    "bad_frames": gettext_lazy("The winner wins the frames needed, the loser fewer."),
 }
 
 # The tie-breaks of a round robin's table, in the words its page lists them

@@ -11,6 +11,11 @@ urlpatterns = [
     path("<int:competition_id>/close/", views.close_entry, name="competition_close"),
     path("<int:competition_id>/draw/", views.draw, name="competition_draw"),
     path("<int:competition_id>/award/", views.award, name="competition_award"),
+    path("<int:competition_id>/entrants/add/", views.add_entrant, name="competition_add"),
+    path("<int:competition_id>/entrants/remove/", views.remove_entrant, name="competition_remove"),
+    path("<int:competition_id>/both-out/", views.both_out, name="competition_both_out"),
+    path("<int:competition_id>/deadline/", views.new_deadline, name="competition_deadline"),
+    path("<int:competition_id>/record/", views.record, name="competition_record"),
     path(
         "<int:competition_id>/fixtures/<int:fixture_id>/start/",
         views.propose_start,

@@ -2,13 +2,15 @@
 each competition (`/competitions/<id>/`: its entrants and, once drawn, a knockout's bracket a
 round at a time (a double elimination's winners' bracket, losers' bracket and grand final),
 or a round robin's tables, one a group, and its fixtures round by round).
-An organiser opens one at `/competitions/new/`, closes its entry and draws it; a member
-enters and withdraws; all with POSTs (CSRF). The matches are played at the table
+An organiser opens one at `/competitions/new/`, closes its entry, adds and removes entrants
+and draws it, and decides what its players could not (a flagged match: a walkover, both out,
+a new deadline; a result played away recorded), each action in the audit log shown on the
+page; a member enters and withdraws; all with POSTs (CSRF). The matches are played at the table
 (`/match/<id>/`), and their results reach the bracket through the fixtures (service.py).
 
 A competition's page costs a fixed number of queries however large its bracket or its groups:
 the entrants with their members and ratings, the decisions, the pairings with their fixtures
-and matches.
+and matches, the audit log.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from competitions import service
-from competitions.models import Competition, Decision, Entrant, Pairing
+from competitions.models import Action, Competition, Decision, Entrant, Pairing
 from competitions.service import CompetitionError
 from competitions.text import (
     criterion_name,
@@ -39,10 +41,17 @@ from competitions.text import (
     side_name,
 )
 from fixtures.models import Fixture
+from ladder.models import Ladder
 from rules import bracket as rules
 from rules import standings
 
-_STATUS = {"not_found": 404, "no_such_match": 404, "organisers_only": 403, "members_only": 403}
+_STATUS = {
+    "not_found": 404,
+    "no_such_match": 404,
+    "no_member": 404,
+    "organisers_only": 403,
+    "members_only": 403,
+}
 
 
 def _refusal(request: HttpRequest, exc: CompetitionError) -> HttpResponse:
@@ -75,7 +84,9 @@ class Shown:
 
     key: str
     players: tuple[str | None, str | None]
-    state: str  # waiting, agreed, live, finished, walkover, flagged, bye (the page's fixed words)
+    # waiting, agreed, live, finished, recorded, walkover, both_lost, flagged, bye (the page's
+    # fixed words)
+    state: str
     winner: str | None
     match_id: int | None
     play_by: Any
@@ -121,6 +132,8 @@ def _state(m: rules.Match, fixture: Fixture | None) -> str:
     if m.decision is not None:
         if m.decision.how in (rules.How.BYE, rules.How.EMPTY):
             return "bye"
+        if m.decision.how is rules.How.RECORDED:
+            return "recorded"  # played away, recorded by an organiser
         # A walkover, or both out (no winner: the page says nobody goes through).
         return "finished" if m.decision.how is rules.How.PLAYED else "walkover"
     if fixture is None:
@@ -210,6 +223,10 @@ class Group:
 
 def _rr_state(decision: Decision | None, fixture: Fixture) -> str:
     if decision is not None:
+        if decision.how == Decision.How.BOTH_OUT:
+            return "both_lost"  # an organiser put both out: a walkover both lose
+        if decision.how == Decision.How.RECORDED:
+            return "recorded"
         return "finished" if decision.how == Decision.How.PLAYED else "walkover"
     if fixture.flagged or fixture.status != Fixture.Status.TO_PLAY:
         return "flagged"
@@ -253,7 +270,9 @@ def _round_robin(
         rounds.setdefault(number, []).append(
             Shown(
                 p.key, (names.get(fixture.first_id), names.get(fixture.second_id)), state,
-                names.get(decision.winner_id) if decision and decision.winner_id else None,
+                names.get(decision.winner_id)
+                if decision and decision.winner_id and decision.how != Decision.How.BOTH_OUT
+                else None,
                 fixture.match_id,
                 fixture.play_by, fixture.start_at, fixture.pk, mine, fixture.proposed_start,
                 names.get(proposer) if proposer is not None else None,
@@ -280,7 +299,9 @@ def _round_robin(
 
 @require_safe
 def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
-    row = get_object_or_404(Competition.objects.select_related("champion"), pk=competition_id)
+    row = get_object_or_404(
+        Competition.objects.select_related("champion", "ladder"), pk=competition_id
+    )
     entrants = list(
         Entrant.objects.filter(competition=row)
         .select_related("member", "member__rating")
@@ -315,7 +336,14 @@ def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
         "may_withdraw": me in playing,
         "runner_up": names.get(second) if second is not None else None,
         "third": names.get(third) if third is not None else None,
-    }
+        "full": row.max_entrants is not None and len(entrants) >= row.max_entrants,
+        # The audit log: the club's members read it (how their competition was run is theirs
+        # to know); a visitor does not.
+        "actions": (
+            list(Action.objects.filter(competition=row).select_related("by", "member"))
+            if me is not None else []
+        ),
+    }  # fmt: skip
     if row.round_robin and row.drawn is not None:
         context.update(_round_robin(row, entrants, names, me))
     return render(request, "competitions/competition.html", context)
@@ -361,6 +389,15 @@ class NewForm(forms.Form):
             "have lost once and a second grand final decides."
         ),
     )  # fmt: skip
+    max_entrants = forms.IntegerField(
+        label=gettext_lazy("Most entrants"), required=False, min_value=2, max_value=1024,
+        help_text=gettext_lazy("Empty: no limit."),
+    )  # fmt: skip
+    ladder = forms.ModelChoiceField(
+        label=gettext_lazy("Who may enter"), queryset=Ladder.objects.all(), required=False,
+        empty_label=gettext_lazy("Any member"),
+        help_text=gettext_lazy("Or only the members of a ladder."),
+    )  # fmt: skip
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
     handicap = forms.BooleanField(
         label=gettext_lazy("Handicapped"),
@@ -405,12 +442,26 @@ def new_competition(request: HttpRequest) -> HttpResponse:
                 groups=data["groups"] or 1, cycles=data["cycles"] or 1,
                 advance=data["advance"] or 2, handicap=data["handicap"],
                 third_place=data["third_place"], reset=data["reset"],
+                max_entrants=data["max_entrants"],
+                ladder_id=data["ladder"].pk if data["ladder"] else None,
             )  # fmt: skip
         except CompetitionError as exc:
             form.add_error("entry_deadline", error_text(exc.code))
         else:
             return redirect("competition", competition_id=row.pk)
     return render(request, "competitions/new.html", {"form": form})
+
+
+def _note(request: HttpRequest) -> str:
+    """The organiser's note for the audit log."""
+    return str(request.POST.get("note", "")).strip()[:200]
+
+
+def _by_organiser(request: HttpRequest) -> HttpResponse | None:
+    """An organiser's POST: anyone else is refused before anything is looked up."""
+    if service.may_organise(request.user):
+        return None
+    return _refusal(request, CompetitionError("organisers_only", "organisers only"))
 
 
 def _act(request: HttpRequest, competition_id: int, done: str, call: Any) -> HttpResponse:
@@ -443,7 +494,7 @@ def withdraw(request: HttpRequest, competition_id: int) -> HttpResponse:
     done = gettext("You have withdrawn.") if member == by else gettext("The member is withdrawn.")
     return _act(
         request, competition_id, done,
-        lambda: service.withdraw(competition_id, member, timezone.now(), by=by),
+        lambda: service.withdraw(competition_id, member, timezone.now(), by, _note(request)),
     )  # fmt: skip
 
 
@@ -453,7 +504,7 @@ def close_entry(request: HttpRequest, competition_id: int) -> HttpResponse:
     member = _member(request)
     return _act(
         request, competition_id, gettext("Entry is closed."),
-        lambda: service.close_entry(competition_id, member, timezone.now()),
+        lambda: service.close_entry(competition_id, member, timezone.now(), note=_note(request)),
     )  # fmt: skip
 
 
@@ -463,7 +514,7 @@ def draw(request: HttpRequest, competition_id: int) -> HttpResponse:
     member = _member(request)
     return _act(
         request, competition_id, gettext("The draw is made."),
-        lambda: service.draw(competition_id, member, timezone.now()),
+        lambda: service.draw(competition_id, member, timezone.now(), note=_note(request)),
     )  # fmt: skip
 
 
@@ -471,13 +522,115 @@ def draw(request: HttpRequest, competition_id: int) -> HttpResponse:
 @require_POST
 def award(request: HttpRequest, competition_id: int) -> HttpResponse:
     """An organiser gives a flagged match to one of its players by a walkover."""
+    if refused := _by_organiser(request):
+        return refused
     member = _member(request)
     key = str(request.POST.get("key", ""))[:16]
     name = str(request.POST.get("winner", ""))[:150]
     winner = get_object_or_404(User, username=name)
     return _act(
         request, competition_id, gettext("The walkover is recorded."),
-        lambda: service.award(competition_id, key, winner, member, timezone.now()),
+        lambda: service.award(competition_id, key, winner, member, timezone.now(), _note(request)),
+    )  # fmt: skip
+
+
+def _named(request: HttpRequest, field: str) -> User | None:
+    name = str(request.POST.get(field, "")).strip()[:150]
+    return User.objects.filter(username=name).first() if name else None
+
+
+@login_required
+@require_POST
+def add_entrant(request: HttpRequest, competition_id: int) -> HttpResponse:
+    """An organiser enters a member by name before the draw."""
+    if refused := _by_organiser(request):
+        return refused
+    by, member = _member(request), _named(request, "member")
+    if member is None:
+        return _refusal(request, CompetitionError("no_member", "there is no such member"))
+    return _act(
+        request, competition_id, gettext("The member is entered."),
+        lambda: service.add_entrant(competition_id, member, by, timezone.now(), _note(request)),
+    )  # fmt: skip
+
+
+@login_required
+@require_POST
+def remove_entrant(request: HttpRequest, competition_id: int) -> HttpResponse:
+    """An organiser takes an entrant out before the draw."""
+    if refused := _by_organiser(request):
+        return refused
+    by, member = _member(request), _named(request, "member")
+    if member is None:
+        return _refusal(request, CompetitionError("no_member", "there is no such member"))
+    return _act(
+        request, competition_id, gettext("The entrant is removed."),
+        lambda: service.remove_entrant(competition_id, member, by, timezone.now(), _note(request)),
+    )  # fmt: skip
+
+
+def _key(request: HttpRequest) -> str:
+    return str(request.POST.get("key", ""))[:16]
+
+
+@login_required
+@require_POST
+def both_out(request: HttpRequest, competition_id: int) -> HttpResponse:
+    """An organiser puts both players of a flagged match out."""
+    if refused := _by_organiser(request):
+        return refused
+    by, key = _member(request), _key(request)
+    return _act(
+        request, competition_id, gettext("Both players are out."),
+        lambda: service.both_out(competition_id, key, by, timezone.now(), _note(request)),
+    )  # fmt: skip
+
+
+class DeadlineForm(forms.Form):
+    play_by = forms.DateTimeField()  # the page's date-and-time field, in the site's time zone
+
+
+@login_required
+@require_POST
+def new_deadline(request: HttpRequest, competition_id: int) -> HttpResponse:
+    """An organiser gives a flagged match a new deadline: it is to be played again."""
+    if refused := _by_organiser(request):
+        return refused
+    form = DeadlineForm(request.POST)
+    if not form.is_valid():
+        return _refusal(request, CompetitionError("bad_deadline", "no deadline given"))
+    by, key, play_by = _member(request), _key(request), form.cleaned_data["play_by"]
+    return _act(
+        request, competition_id, gettext("The match has a new deadline."),
+        lambda: service.new_deadline(
+            competition_id, key, play_by, by, timezone.now(), _note(request)
+        ),
+    )  # fmt: skip
+
+
+class RecordForm(forms.Form):
+    winner_frames = forms.IntegerField(min_value=0, max_value=99, required=False)
+    loser_frames = forms.IntegerField(min_value=0, max_value=99, required=False)
+
+
+@login_required
+@require_POST
+def record(request: HttpRequest, competition_id: int) -> HttpResponse:
+    """An organiser records a match played away from the site: its winner (and a round
+    robin's frames)."""
+    if refused := _by_organiser(request):
+        return refused
+    by, key, winner = _member(request), _key(request), _named(request, "winner")
+    form = RecordForm(request.POST)
+    if winner is None or not form.is_valid():
+        return _refusal(request, CompetitionError("not_in_match", "no winner given"))
+    won, lost = form.cleaned_data["winner_frames"], form.cleaned_data["loser_frames"]
+    frames = (won, lost) if won is not None and lost is not None else None
+    return _act(
+        request, competition_id, gettext("The result is recorded."),
+        lambda: service.record(
+            competition_id, key, winner, by, timezone.now(), frames, _note(request)
+        ),
     )  # fmt: skip
 
 

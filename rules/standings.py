@@ -22,7 +22,9 @@ A walkover (a fixture not played: an opponent withdrawn, a no-show at the deadli
 organiser's decision) counts as a match won by the frames needed to win it, to nil, with no
 break (`walkover`), so that a withdrawal neither helps nor hurts the frame difference of
 those who still had to play the withdrawn entrant, compared with those who beat them at the
-table. A withdrawal mid-competition leaves the withdrawn entrant's played results standing
+table. Both out (an organiser's decision on a fixture neither played) is a walkover both lose:
+each is credited with a match lost by the frames needed, to nil (`both_lost`). A withdrawal
+mid-competition leaves the withdrawn entrant's played results standing
 (the opponents played them) and turns their remaining fixtures into walkovers.
 """
 
@@ -46,6 +48,7 @@ class Result:
     frames: tuple[int, int]
     breaks: tuple[int, int] = (0, 0)
     walkover: bool = False
+    both_lost: bool = False  # both out: nobody won (`both_lost`)
 
     @property
     def winner(self) -> int:
@@ -60,6 +63,12 @@ class Result:
 def walkover(winner: int, loser: int, best_of: int) -> Result:
     """A fixture not played, as the table counts it: won by the frames needed, to nil."""
     return Result(winner, loser, (best_of // 2 + 1, 0), walkover=True)
+
+
+def both_lost(first: int, second: int, need: int) -> Result:
+    """A fixture an organiser put both out of: a walkover each loses, by the frames `need`ed
+    to win it, to nil (`frames` holds what each lost by)."""
+    return Result(first, second, (need, need), walkover=True, both_lost=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +125,13 @@ def add(table: Table, result: Result) -> Table:
     if a == b or a not in table.entrants or b not in table.entrants:
         raise IllegalRequest("not_in_group", f"{a} v {b} is not a match of this group")
     fa, fb = result.frames
+    if result.both_lost:
+        lost = tuple(
+            replace(t, played=t.played + 1, lost=t.lost + 1, frames_lost=t.frames_lost + fa)
+            if t.member in (a, b) else t
+            for t in table.tallies
+        )  # fmt: skip
+        return Table(lost, (*table.results, result))
     if fa < 0 or fb < 0 or fa == fb:
         raise IllegalRequest("bad_frames", f"frames {fa}-{fb}: a match has a winner")
     ba, bb = result.breaks
@@ -183,7 +199,7 @@ def _head_to_head(table: Table) -> dict[int, int]:
     level = {t.member: (t.won, t.frame_difference) for t in table.tallies}
     wins = dict.fromkeys(table.entrants, 0)
     for r in table.results:
-        if level[r.first] == level[r.second]:
+        if level[r.first] == level[r.second] and not r.both_lost:
             wins[r.winner] += 1
     return wins
 

@@ -193,3 +193,42 @@ def test_a_double_elimination_on_a_phone_in_russian(
     fits(page)
     assert violations(page, axe_source) == []
     page.screenshot(path=str(artifacts / "phone-double-elimination-ru.png"), full_page=True)
+
+
+def test_an_organisers_decisions_on_a_phone_in_russian(
+    browser: Any, server: Server, artifacts: Path, axe_source: str
+) -> None:
+    """A match nobody came to, flagged: the organiser's decisions (a walkover, both out, a new
+    deadline, a result played away) and the audit log fit a phone, axe finds nothing, and
+    both out is shown as decided."""
+    server.manage(
+        "from datetime import timedelta\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from django.utils import timezone\n"
+        "from competitions import service\n"
+        "from fixtures.service import settle_due\n"
+        "users = get_user_model().objects\n"
+        "users.filter(username='alice').update(is_staff=True)\n"
+        "org = users.get(username='alice')\n"
+        "now = timezone.now()\n"
+        "row = service.open_competition(org, 'Autumn cup', now, now + timedelta(days=1))\n"
+        "for name in ('bob', 'carol'):\n"
+        "    service.add_entrant(row.pk, users.get(username=name), org, now, note='by phone')\n"
+        "service.draw(row.pk, org, now, seed=1)\n"
+        "settle_due(now + timedelta(days=30), 10)\n"
+    )
+    organiser = phone(browser, server, "alice")
+    organiser.goto(f"{server.url}/competitions/")
+    organiser.get_by_role("link", name="Autumn cup").click()
+    expect(organiser.get_by_test_id("fixture-w1.0")).to_have_attribute("data-state", "flagged")
+    expect(organiser.get_by_test_id("both-out-w1.0")).to_be_visible()
+    expect(organiser.get_by_test_id("audit-log")).to_contain_text("by phone")
+    organiser.get_by_text("Записать результат матча").click()
+    expect(organiser.get_by_test_id("record-w1.0-submit")).to_be_visible()
+    fits(organiser)
+    assert violations(organiser, axe_source) == []
+    organiser.screenshot(path=str(artifacts / "phone-competition-ru-flagged.png"), full_page=True)
+    organiser.get_by_test_id("both-out-w1.0").click()
+    expect(organiser.get_by_test_id("fixture-w1.0")).to_have_attribute("data-state", "walkover")
+    expect(organiser.get_by_test_id("action-both_out")).to_be_visible()
+    fits(organiser)

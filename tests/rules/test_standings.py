@@ -81,6 +81,17 @@ def test_a_walkover_is_won_by_the_frames_needed_to_nil() -> None:
     assert (w.first, w.second, w.frames, w.walkover, w.winner) == (7, 8, (3, 0), True, 7)
 
 
+def test_both_out_is_a_walkover_both_lose() -> None:
+    """An organiser put both out: each lost by the frames needed, to nil; nobody won, so it
+    counts for nobody in the head-to-head."""
+    table = standings.table([1, 2, 3], [standings.both_lost(1, 2, 2), Result(1, 3, (2, 1))])
+    one, two, three = table.tallies
+    assert (one.played, one.won, one.lost, one.frames_won, one.frames_lost) == (2, 1, 1, 2, 3)
+    assert (two.played, two.won, two.lost, two.frames_won, two.frames_lost) == (1, 0, 1, 0, 2)
+    assert three.lost == 1
+    assert [r.tally.member for r in standings.standings(table)] == [1, 3, 2]
+
+
 def test_only_the_groups_matches_count() -> None:
     with pytest.raises(IllegalRequest, match="not_in_group"):
         standings.table([1, 2], [Result(1, 3, (3, 0))])
