@@ -44,6 +44,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from club.lobby import is_guest
+from club.signals import competition_changed
 from competitions.models import Competition, Decision, Entrant, Pairing
 from fixtures import service as fixtures_service
 from fixtures.models import Fixture
@@ -85,10 +86,22 @@ def _organiser(user: User) -> None:
 
 
 def _locked(competition_id: int) -> Competition:
+    """The competition's row, held until the transaction ends. Everything that changes a
+    competition holds it, so its pages are told here, once the change commits (nothing is
+    told of one refused: its transaction rolls back)."""
     row = Competition.objects.select_for_update().filter(pk=competition_id).first()
     if row is None:
         raise CompetitionError("not_found", "there is no such competition")
+    _changed(row.pk)
     return row
+
+
+def _changed(competition_id: int) -> None:
+    """The pages showing this competition are told once the transaction commits
+    (club/signals.py)."""
+    transaction.on_commit(
+        lambda: competition_changed.send(sender=Competition, competition=competition_id)
+    )
 
 
 # --- opening and entry -----------------------------------------------------------------------
@@ -510,10 +523,20 @@ def _withdraw_from_bracket(
     _go_on(row, after, now)
 
 
+def match_started(sender: object, match_id: int, **kwargs: object) -> None:
+    """A match begun (after its commit: game/signals.py): if it is a competition's, the
+    pages showing that competition are told (it is shown live)."""
+    found = Pairing.objects.filter(fixture__match_id=match_id).values_list("competition_id")
+    for (competition_id,) in found[:1]:
+        competition_changed.send(sender=Competition, competition=competition_id)
+
+
 # --- the start time ----------------------------------------------------------------------------
 def _ours(fixture_id: int) -> None:
-    if not Pairing.objects.filter(fixture_id=fixture_id).exists():
+    pairing = Pairing.objects.filter(fixture_id=fixture_id).first()
+    if pairing is None:
         raise CompetitionError("no_such_match", "there is no such competition match of yours")
+    _changed(pairing.competition_id)
 
 
 def propose_start(fixture_id: int, member: User, at: datetime, now: datetime) -> Fixture:

@@ -128,6 +128,16 @@ class LadderChanged(_Out):
     ladders: list[int]  # the ladders' ids
 
 
+class CompetitionChanged(_Out):
+    """These competitions changed (an entry, the draw, a start time proposed or agreed, a
+    match begun, a result or walkover, the next round's fixture made, the champion): told as
+    `ladder` is, coalesced, to every lobby and notices socket. A page showing one of them reads
+    it again from the server (its fragment: competitions/views.py, `competition_live`)."""
+
+    type: Literal["competition"] = "competition"
+    competitions: list[int]  # the competitions' ids
+
+
 class Notice(_Out):
     """A challenge of yours, or to you, changed: made, accepted (its `match` is the table to
     go to), declined, withdrawn or expired. Sent at once to both parties' sockets."""
@@ -226,6 +236,7 @@ class Struck(_Out):
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "update": Update, "notice": Notice, "reminder": Reminder,
     "abandoned": Abandoned, "error": Error, "pong": Pong, "ladder": LadderChanged,
+    "competition": CompetitionChanged,
     "line": Line, "lines": Lines, "deleted": Deleted, "timed_out": TimedOut,
     "struck": Struck,
 }  # fmt: skip

@@ -43,8 +43,9 @@ export class Notices {
 
   /** A message of the lobby or notices socket (others are the lobby's business). */
   handle(msg) {
-    if (msg.type === "welcome" || msg.type === "ladder") {
-      // A page that shows something of the server's reads it again (site.js: a ladder's).
+    if (msg.type === "welcome" || msg.type === "ladder" || msg.type === "competition") {
+      // A page that shows something of the server's reads it again (site.js: a ladder's, a
+      // competition's).
       document.dispatchEvent(new CustomEvent(`club:${msg.type}`, { detail: msg }));
     }
     if (msg.type === "welcome") {
