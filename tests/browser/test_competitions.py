@@ -77,7 +77,7 @@ def test_a_knockout_on_a_phone_in_russian(
         expect(page.get_by_test_id("withdraw")).to_be_visible()
         expect(page.get_by_test_id(f"entrant-{name}")).to_be_visible()
     # Carol's page stays open, never reloaded: it follows the draw
-    # (competitions/views.py, `competition_live`).
+    # (competitions/views.py, `competition_live`), and her notices tell her of it.
     watcher = page
     watcher.wait_for_function("() => document.body.dataset.notices === 'open'")
     watcher.evaluate("() => { window.notReloaded = true; }")
@@ -88,6 +88,9 @@ def test_a_knockout_on_a_phone_in_russian(
     expect(watcher.get_by_test_id("fixture-w1.1")).to_have_attribute("data-state", "waiting")
     expect(watcher.get_by_test_id("fixture-w1.0")).to_have_attribute("data-state", "bye")
     assert watcher.evaluate("() => window.notReloaded") is True
+    # And its notices say so, in Russian (competitions/notices.py).
+    drawn = watcher.get_by_test_id("toast").filter(has_text="жеребьёвка проведена")
+    expect(drawn).to_contain_text("Весенний кубок: жеребьёвка проведена")
     bracket = organiser.get_by_test_id("bracket")
     expect(bracket).to_be_visible()
     expect(organiser.get_by_test_id("round-1")).to_contain_text("Полуфинал")
