@@ -12,7 +12,8 @@
 - A ladder changed (ladder/service.py: `club.signals.ladder_changed`, after its commit): its
   id is noted here too and sent, coalesced as the lobby's updates, as one `ladder` message
   that the relay hands to every club socket of the process, the notices sockets too (a
-  ladder's page is open with its notices socket; it reads what changed from the server).
+  ladder's page is open with its notices socket; it reads what changed from the server). A
+  competition's the same way (`club.signals.competition_changed`: a `competition` message).
 - Who is online: a member is online while at least one of their greeted club sockets (a
   page's notices or the lobby's) is open. `LOBBY.online` counts them per name in this process;
   when a name comes or goes, the next coalesced update carries the whole list (`online`,
@@ -40,8 +41,8 @@ from django.conf import settings
 from club import lobby, noshows, online, service
 from club.models import Challenge
 from club.protocol import server_out
-from club.protocol.ipc import LOBBY_GROUP, TextMessage
-from club.signals import challenges_changed, ladder_changed
+from club.protocol.ipc import LOBBY_GROUP, PAGES_CHANGED, TextMessage
+from club.signals import challenges_changed, competition_changed, ladder_changed
 from game import clock
 from game.broadcast import tell_presence
 from game.protocol import CLOSE_UNAVAILABLE
@@ -61,11 +62,13 @@ class _Lobby:
         self.matches: set[int] = set()
         self.challenges: set[int] = set()
         self.ladders: set[int] = set()  # ladders whose standings or challenges changed
+        self.competitions: set[int] = set()  # competitions that changed
         self.flushing: asyncio.Task[None] | None = None
         self.sweeping: asyncio.Task[None] | None = None
         self.last = float("-inf")  # when the last update was read (the loop's clock)
         self.local: set[Any] = set()  # this process's greeted lobby sockets (consumers)
-        self.watchers: set[Any] = set()  # its greeted notices sockets: they hear `ladder` only
+        # Its greeted notices sockets: they hear `ladder` and `competition` only.
+        self.watchers: set[Any] = set()
         self.relaying: asyncio.Task[None] | None = None  # its channel in the lobby group
         # Done once that channel is in the group, or failed when it could not be put there
         # (Redis away): the sockets waiting on it are closed, to try again (issue 37).
@@ -83,6 +86,7 @@ class _Lobby:
         matches: tuple[int, ...] = (),
         challenges: tuple[int, ...] = (),
         ladders: tuple[int, ...] = (),
+        competitions: tuple[int, ...] = (),
     ) -> None:
         """Something in the lobby changed: send it with whatever else changes meanwhile. At
         most one update per `LOBBY_COALESCE` seconds: the first at once (a quiet lobby hears
@@ -91,6 +95,7 @@ class _Lobby:
         self.matches.update(matches)
         self.challenges.update(challenges)
         self.ladders.update(ladders)
+        self.competitions.update(competitions)
         loop = asyncio.get_running_loop()
         if self.flushing is None or self.flushing.done() or self.flushing.get_loop() is not loop:
             wait = self.last + settings.CLUB["LOBBY_COALESCE"] - loop.time()
@@ -147,17 +152,21 @@ class _Lobby:
                 await clock.sleep(UPDATES.failed(exc))
                 continue
             UPDATES.ok()
-            if not (self.matches or self.challenges or self.ladders or self.online_changed):
+            if not (
+                self.matches or self.challenges or self.ladders or self.competitions
+                or self.online_changed
+            ):  # fmt: skip
                 return
             # Noted while this one was read: sent after the interval, not at the next note.
             await asyncio.sleep(settings.CLUB["LOBBY_COALESCE"])
 
     async def flush(self) -> None:
         matches, challenges = sorted(self.matches), sorted(self.challenges)
-        ladders = sorted(self.ladders)
+        ladders, competitions = sorted(self.ladders), sorted(self.competitions)
         self.matches.clear()
         self.challenges.clear()
         self.ladders.clear()
+        self.competitions.clear()
         online = self.online_changed
         self.online_changed = False
         try:
@@ -167,6 +176,11 @@ class _Lobby:
                 told: TextMessage = {"type": "lobby.ladder", "text": text}
                 await _layer().group_send(LOBBY_GROUP, dict(told))
                 ladders = []
+            if competitions:
+                text = server_out.CompetitionChanged(competitions=competitions).text()
+                told = {"type": "lobby.competition", "text": text}
+                await _layer().group_send(LOBBY_GROUP, dict(told))
+                competitions = []
             if not matches and not challenges and not online:
                 return
             update = await database_sync_to_async(lobby.update)(matches, challenges)
@@ -185,6 +199,7 @@ class _Lobby:
             self.matches.update(matches)
             self.challenges.update(challenges)
             self.ladders.update(ladders)
+            self.competitions.update(competitions)
             self.online_changed = self.online_changed or online
             raise
 
@@ -192,8 +207,8 @@ class _Lobby:
     async def join(self, consumer: Any, lobby: bool = True) -> None:
         """A lobby socket was greeted here: it hears every update from now on (once this
         returns, the process's channel is in the group); a notices socket (`lobby` False)
-        hears only the `ladder` messages. Raises what kept the channel out of the group
-        (Redis away), for the socket to be closed and its page to try again."""
+        hears only the `ladder` and `competition` messages. Raises what kept the channel out of
+        the group (Redis away), for the socket to be closed and its page to try again."""
         loop = asyncio.get_running_loop()
         if self.relaying is None or self.relaying.done() or self.relaying.get_loop() is not loop:
             # Made before any await: sockets greeted at the same moment share one relay.
@@ -278,7 +293,7 @@ class _Lobby:
                 continue
             text = message["text"]
             listening = (
-                self.local | self.watchers if message["type"] == "lobby.ladder" else self.local
+                self.local | self.watchers if message["type"] in PAGES_CHANGED else self.local
             )
             for i, consumer in enumerate(list(listening)):
                 with contextlib.suppress(Exception):  # one socket's end is not the relay's
@@ -336,8 +351,9 @@ SWEEP = Watch("challenge sweep", lambda: settings.CLUB["SWEEP_EVERY"])
 SWEEP.wanted = lambda: LOBBY.sockets > 0
 UPDATES = Watch("lobby updates", lambda: settings.CLUB["LOBBY_COALESCE"], periodic=False)
 UPDATES.wanted = lambda: bool(
-    LOBBY.matches or LOBBY.challenges or LOBBY.ladders or LOBBY.online_changed
-)
+    LOBBY.matches or LOBBY.challenges or LOBBY.ladders or LOBBY.competitions
+    or LOBBY.online_changed
+)  # fmt: skip
 
 
 def _rows(ids: tuple[int, ...]) -> list[tuple[server_out.ChallengeRow, int, int | None]]:
@@ -403,12 +419,12 @@ def _challenges_changed(sender: Any, news: service.News, **kwargs: Any) -> None:
     announce_now(news)
 
 
-def _ladder_changed(sender: Any, ladder: int, **kwargs: Any) -> None:
+def _note_on_loop(**noted: tuple[int, ...]) -> None:
     """Sent after a commit, from a view's thread or the event loop's: noted on the loop."""
     from asgiref.sync import async_to_sync
 
     async def note() -> None:
-        LOBBY.note(ladders=(ladder,))
+        LOBBY.note(**noted)
 
     try:
         asyncio.get_running_loop()
@@ -416,13 +432,22 @@ def _ladder_changed(sender: Any, ladder: int, **kwargs: Any) -> None:
         with contextlib.suppress(RuntimeError):
             async_to_sync(note)()
     else:
-        LOBBY.note(ladders=(ladder,))
+        LOBBY.note(**noted)
+
+
+def _ladder_changed(sender: Any, ladder: int, **kwargs: Any) -> None:
+    _note_on_loop(ladders=(ladder,))
+
+
+def _competition_changed(sender: Any, competition: int, **kwargs: Any) -> None:
+    _note_on_loop(competitions=(competition,))
 
 
 def listen() -> None:
     match_changed.connect(_match_changed, dispatch_uid="club.lobby")
     challenges_changed.connect(_challenges_changed, dispatch_uid="club.announce")
     ladder_changed.connect(_ladder_changed, dispatch_uid="club.ladder")
+    competition_changed.connect(_competition_changed, dispatch_uid="club.competition")
 
 
 def reset() -> None:

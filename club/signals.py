@@ -24,3 +24,10 @@ challenges_changed = Signal()
 # time proposed or agreed, an organiser's move); the club's process tells every club socket,
 # coalesced (club/process.py), and a page showing that ladder reads it again.
 ladder_changed = Signal()
+
+# `competition_changed(competition=<id>)` is sent once a transaction that changed a competition
+# commits (competitions/service.py: an entry, the draw, a start time proposed or agreed, a
+# result or walkover, a withdrawal, an organiser's decision); told like `ladder_changed` (a
+# `competition` message to every club socket, coalesced), and a page showing that competition
+# reads it again.
+competition_changed = Signal()

@@ -66,6 +66,21 @@ def catalog() -> dict[str, str | dict[str, str]]:
         "challenge_name": gettext("Challenge %(name)s"),
         "break": gettext("break %(n)s"),
         "reminder": gettext("Your ladder match with %(name)s starts at %(time)s"),
+        # A competition's news for one of its players (`competition_notice`: notices.js).
+        "competition_drawn": gettext("%(competition)s is drawn"),
+        "competition_opponent": gettext("%(competition)s: your next match is against %(name)s"),
+        "competition_proposed": gettext(
+            "%(competition)s: %(by)s proposes to start your match at %(time)s"
+        ),
+        "competition_proposed_mine": gettext(
+            "%(competition)s: you propose to %(name)s to start your match at %(time)s"
+        ),
+        "competition_through": gettext("%(competition)s: you beat %(name)s and go through"),
+        "competition_through_alone": gettext("%(competition)s: you go through"),
+        "competition_out": gettext("%(competition)s: %(name)s beat you; you are out"),
+        "competition_out_alone": gettext("%(competition)s: you are out"),
+        "competition_champion": gettext("%(competition)s: you are the champion!"),
+        "to_competition": gettext("To the competition"),
         "go": gettext("Go to the table"),
         "connecting": gettext("Connecting…"),
         "live": gettext("Live"),

@@ -17,3 +17,7 @@ class CompetitionsConfig(AppConfig):
         from fixtures import service as fixtures_service
 
         fixtures_service.register(service.FIXTURE_KIND, service.OWNER)
+        # A competition match begun is shown live on the competition's page (game/signals.py).
+        from game.signals import match_started
+
+        match_started.connect(service.match_started, dispatch_uid="competitions.started")

@@ -1,5 +1,7 @@
 """The competitions' service: open, enter, withdraw, close, draw; a fixture's decision applied
-to the bracket (`CompetitionFixtures.decided`, the fixtures' hook). No sockets and no pages.
+to the bracket (`CompetitionFixtures.decided`, the fixtures' hook). No sockets and no pages:
+what changed is told after the commit (`_changed`: the pages; competitions/notices.py: the
+players' news).
 
 A knockout, single or double elimination (docs/competitions.md): the draw ranks the entrants
 by club rating (`rules.seeding.by_rating`), draws the unseeded part from a seed it stores
@@ -44,6 +46,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from club.lobby import is_guest
+from club.signals import competition_changed
+from competitions import notices
 from competitions.models import Action, Competition, Decision, Entrant, Pairing
 from fixtures import service as fixtures_service
 from fixtures.models import Fixture
@@ -96,10 +100,22 @@ def _log(
 
 
 def _locked(competition_id: int) -> Competition:
+    """The competition's row, held until the transaction ends. Everything that changes a
+    competition holds it, so its pages are told here, once the change commits (nothing is
+    told of one refused: its transaction rolls back)."""
     row = Competition.objects.select_for_update().filter(pk=competition_id).first()
     if row is None:
         raise CompetitionError("not_found", "there is no such competition")
+    _changed(row.pk)
     return row
+
+
+def _changed(competition_id: int) -> None:
+    """The pages showing this competition are told once the transaction commits
+    (club/signals.py)."""
+    transaction.on_commit(
+        lambda: competition_changed.send(sender=Competition, competition=competition_id)
+    )
 
 
 # --- opening and entry -----------------------------------------------------------------------
@@ -281,6 +297,8 @@ def draw(
         row.seed, row.seeded, row.slots = made.seed, made.seeded, list(made.slots)
         row.status, row.drawn = Status.IN_PLAY, now
         row.save(update_fields=["seed", "seeded", "slots", "status", "drawn"])
+        for entrant in entrants:
+            notices.tell(row, entrant.member_id, "drawn")
         _go_on(row, bracket_of(row), now)
         return row
 
@@ -361,6 +379,10 @@ def _fixture(
     fixture = fixtures_service.create(FIXTURE_KIND, first, second)
     match = _match(row, first, second, rules.best_of(bracket, row.plan(), key))
     fixtures_service.open_window(fixture, match, now + row.play_time)
+    # Both players hear whom their next match is against (a group's fixtures, all made at
+    # the draw, are on the page the draw's notice leads to).
+    for me, other in ((first, second), (second, first)):
+        notices.tell(row, me.pk, "opponent", opponent=other.get_username(), match=match.pk)
     return Pairing.objects.create(competition=row, key=str(key), fixture=fixture)
 
 
@@ -394,6 +416,8 @@ def _draw_groups(row: Competition, seed: int, now: datetime) -> None:
         entrant.seed = seeds.index(entrant.member_id) + 1
         entrant.group = group_of[entrant.member_id]
     Entrant.objects.bulk_update(entrants, ["seed", "group"])
+    for entrant in entrants:
+        notices.tell(row, entrant.member_id, "drawn")
     row.seed, row.seeded, row.status, row.drawn = seed, row.groups, Status.IN_PLAY, now
     row.save(update_fields=["seed", "seeded", "status", "drawn"])
     users = {e.member_id: e.member for e in entrants}
@@ -453,6 +477,8 @@ def _rr_go_on(row: Competition, now: datetime) -> None:
         seeds = roundrobin.crossed(roundrobin.qualifiers(tables, row.advance))
         row.knockout_seeds, row.slots = list(seeds), list(seeding.place(seeds))
         row.save(update_fields=["knockout_seeds", "slots"])
+        for entrant in Entrant.objects.filter(competition=row, withdrawn=None):
+            notices.tell(row, entrant.member_id, "through" if entrant.member_id in seeds else "out")
         _go_on(row, bracket_of(row), now)
         return
     champion = None
@@ -462,6 +488,8 @@ def _rr_go_on(row: Competition, now: datetime) -> None:
         champion = standings.standings(table)[0].tally.member
     row.champion_id, row.status, row.finished = champion, Status.FINISHED, now
     row.save(update_fields=["champion", "status", "finished"])
+    if champion is not None:
+        notices.tell(row, champion, "champion")
 
 
 def _played(match: Match) -> tuple[int, int, tuple[int, int], tuple[int, int]]:
@@ -586,21 +614,43 @@ def _withdraw_from_bracket(
     _go_on(row, after, now)
 
 
+def match_started(sender: object, match_id: int, **kwargs: object) -> None:
+    """A match begun (after its commit: game/signals.py): if it is a competition's, the
+    pages showing that competition are told (it is shown live)."""
+    found = Pairing.objects.filter(fixture__match_id=match_id).values_list("competition_id")
+    for (competition_id,) in found[:1]:
+        competition_changed.send(sender=Competition, competition=competition_id)
+
+
 # --- the start time ----------------------------------------------------------------------------
 def _ours(fixture_id: int) -> None:
-    if not Pairing.objects.filter(fixture_id=fixture_id).exists():
+    pairing = Pairing.objects.filter(fixture_id=fixture_id).first()
+    if pairing is None:
         raise CompetitionError("no_such_match", "there is no such competition match of yours")
+    _changed(pairing.competition_id)
 
 
 def propose_start(fixture_id: int, member: User, at: datetime, now: datetime) -> Fixture:
     """One of a competition match's two players proposes a start time inside its window (the
-    fixtures' rule: `fixtures.service.propose_start`)."""
+    fixtures' rule: `fixtures.service.propose_start`); both are told."""
     with transaction.atomic():
         _ours(fixture_id)
         try:
-            return fixtures_service.propose_start(fixture_id, member, at, now)
+            fixture = fixtures_service.propose_start(fixture_id, member, at, now)
         except FixtureError as exc:
             raise CompetitionError(exc.code, exc.message) from None
+        row = Competition.objects.get(pairings__fixture_id=fixture_id)
+        names = dict(
+            User.objects.filter(pk__in=(fixture.first_id, fixture.second_id)).values_list(
+                "pk", "username"
+            )
+        )
+        for me, other in ((fixture.first_id, fixture.second_id),
+                          (fixture.second_id, fixture.first_id)):  # fmt: skip
+            notices.tell(
+                row, me, "proposed", opponent=names[other], by=member.get_username(), at=at
+            )
+        return fixture
 
 
 def accept_start(fixture_id: int, member: User, at: datetime, now: datetime) -> Fixture:
@@ -686,6 +736,7 @@ def _decide(
         raise CompetitionError("not_flagged", exc.detail) from None
     decision = Decision.objects.create(competition=row, key=key, winner_id=winner, how=how, at=now)
     _go_on(row, after, now)
+    _tell_result(row, bracket, after, rules.Key.parse(key), winner)
     return decision
 
 
@@ -798,6 +849,26 @@ def record(
         return decision
 
 
+def _tell_result(
+    row: Competition, before: rules.Bracket, after: rules.Bracket, key: rules.Key, winner: int
+) -> None:
+    """A knockout match decided: its winner hears they are through while they play on, its
+    loser that they are out once they are (a winners' match lost in a double elimination
+    drops them into the losers' bracket: they hear of their next opponent instead), and the
+    champion, from the match that finishes the competition."""
+    loser = next((p for p in rules.match(before, key).players if p not in (None, winner)), None)
+    ids = [winner] if loser is None else [winner, loser]
+    names = dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
+    playing = rules.playing(after)
+    if winner in playing:
+        notices.tell(row, winner, "through", opponent=names.get(loser or 0))
+    if loser is not None and loser not in playing:
+        notices.tell(row, loser, "out", opponent=names.get(winner))
+    champion = rules.champion(after) if rules.finished(after) else None
+    if champion is not None:
+        notices.tell(row, champion, "champion")
+
+
 # --- the fixtures' decisions -------------------------------------------------------------------
 class CompetitionFixtures:
     """The competitions' side of their fixtures (`fixtures.service.register`,
@@ -833,6 +904,7 @@ class CompetitionFixtures:
         after = rules.advance(bracket, key, winner, how)
         Decision.objects.create(competition=row, key=str(key), winner_id=winner, how=how, at=now)
         _go_on(row, after, now)
+        _tell_result(row, bracket, after, key, winner)
         if how is rules.How.PLAYED and row.rated:
             ratings.rate(match, now, RatedKind.COMPETITION)
         return True

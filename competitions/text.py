@@ -55,6 +55,26 @@ CRITERIA: dict[Criterion, Promise] = {
     Criterion.HIGH_BREAK: gettext_lazy("the highest break"),
     Criterion.SEED: gettext_lazy("the seeding"),
 }
+# A member's result in a competition so far, on their profile
+# (competitions/templatetags/competition_tags.py, `result_of`); "out" names the round.
+RESULTS: dict[str, Promise] = {
+    "entered": gettext_lazy("entered"),
+    "playing": gettext_lazy("playing"),
+    "champion": gettext_lazy("champion"),
+    "runner_up": gettext_lazy("runner-up"),
+    "third": gettext_lazy("third"),
+    "fourth": gettext_lazy("fourth"),
+    "out": gettext_lazy("out in %(round)s"),
+    "out_groups": gettext_lazy("out in the groups"),
+    "withdrawn": gettext_lazy("withdrawn"),
+    "finished": gettext_lazy("took part"),
+}
+
+
+def result_text(result: str, round_: str = "") -> str:
+    return str(RESULTS[result]) % {"round": round_} if result == "out" else str(RESULTS[result])
+
+
 # A start time's refusals (fixtures/service.py), as the ladder words them.
 _STARTS = ("start_passed", "start_outside_window", "bad_start", "no_proposal", "own_proposal",
            "proposal_changed")  # fmt: skip

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.competitions_page, name="competitions"),
     path("new/", views.new_competition, name="competition_new"),
     path("<int:competition_id>/", views.competition_page, name="competition"),
+    path("<int:competition_id>/live/", views.competition_live, name="competition_live"),
     path("<int:competition_id>/enter/", views.enter, name="competition_enter"),
     path("<int:competition_id>/withdraw/", views.withdraw, name="competition_withdraw"),
     path("<int:competition_id>/close/", views.close_entry, name="competition_close"),

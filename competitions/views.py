@@ -299,6 +299,19 @@ def _round_robin(
 
 @require_safe
 def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
+    return render(request, "competitions/competition.html", _live(request, competition_id))
+
+
+@require_safe
+def competition_live(request: HttpRequest, competition_id: int) -> HttpResponse:
+    """The part of a competition's page that changes (`competitions/_live.html`: all of it
+    but the page's frame), read again by the page when its socket says the competition
+    changed (club/protocol/server_out.py, `CompetitionChanged`)."""
+    return render(request, "competitions/_live.html", _live(request, competition_id))
+
+
+def _live(request: HttpRequest, competition_id: int) -> dict[str, Any]:
+    """What a competition's page shows, for the viewer."""
     row = get_object_or_404(
         Competition.objects.select_related("champion", "ladder"), pk=competition_id
     )
@@ -346,7 +359,7 @@ def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
     }  # fmt: skip
     if row.round_robin and row.drawn is not None:
         context.update(_round_robin(row, entrants, names, me))
-    return render(request, "competitions/competition.html", context)
+    return context
 
 
 class NewForm(forms.Form):

@@ -20,6 +20,7 @@ from game import clock, turns
 from game.broadcast import ClockStart, start_clock_on_commit
 from game.models import Absence, Connection, Match, MatchEvent
 from game.protocol import server_out
+from game.signals import match_started
 from rules import commands
 from rules.match import match_from_json
 from rules.presence import (
@@ -83,6 +84,9 @@ def _store(row: Match, fields: list[str], now: datetime) -> ClockStart | None:
     if not fields:
         return None
     row.save(update_fields=fields)
+    if "started" in fields:
+        match_id = row.pk
+        transaction.on_commit(lambda: match_started.send(sender=Match, match_id=match_id))
     if "deadline" not in fields or row.deadline is None:
         return None
     start = ClockStart(row.version, row.deadline)

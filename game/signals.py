@@ -9,9 +9,14 @@ transaction, the match's row locked (`service._store`, however it ended: the las
 concession, a claim, the shot clock): the members' records write its figures
 (members/apps.py) and the ladder applies its result and rates it there (ladder/apps.py), once.
 A receiver that may fail must do so in a savepoint of its own, so that the match still ends.
+
+`match_started(match_id=...)` is sent once the transaction that started a match (both players
+at the table together: game/presence.py) commits: a competition's page shows its match live
+(competitions/apps.py). Receivers must be cheap: they note the match and return.
 """
 
 from django.dispatch import Signal
 
 match_changed = Signal()
 match_finished = Signal()
+match_started = Signal()

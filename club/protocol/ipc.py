@@ -9,10 +9,13 @@ from __future__ import annotations
 from typing import TypedDict
 
 LOBBY_GROUP = "lobby"
+# What every club socket hears, the notices sockets too: a page showing a ladder or a
+# competition reads it again when told it changed (club/process.py).
+PAGES_CHANGED = ("lobby.ladder", "lobby.competition")
 
 
 class TextMessage(TypedDict):
-    type: str  # "lobby.update", "lobby.ladder" or "club.notice"
+    type: str  # "lobby.update", "lobby.ladder", "lobby.competition" or "club.notice"
     text: str  # sent to the browser as is
 
 

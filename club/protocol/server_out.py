@@ -128,6 +128,38 @@ class LadderChanged(_Out):
     ladders: list[int]  # the ladders' ids
 
 
+class CompetitionChanged(_Out):
+    """These competitions changed (an entry, the draw, a start time proposed or agreed, a
+    match begun, a result or walkover, the next round's fixture made, the champion): told as
+    `ladder` is, coalesced, to every lobby and notices socket. A page showing one of them reads
+    it again from the server (its fragment: competitions/views.py, `competition_live`)."""
+
+    type: Literal["competition"] = "competition"
+    competitions: list[int]  # the competitions' ids
+
+
+CompetitionNews = Literal["drawn", "opponent", "proposed", "through", "out", "champion"]
+
+
+class CompetitionNotice(_Out):
+    """News of a competition for one of its players, sent at once (after the change's commit)
+    to their sockets (competitions/notices.py): it is `drawn`; their next match's `opponent`
+    is known (`match`: its table); a start time is `proposed` (`by` whom, for `at`) for their
+    match against `opponent`; a result sends them `through` (beating `opponent`), `out`
+    (beaten by `opponent`, null when nobody won) or makes them the `champion`. `name` and
+    `name_ru`: the competition's names (the page words it in its language)."""
+
+    type: Literal["competition_notice"] = "competition_notice"
+    competition: int
+    name: str
+    name_ru: str
+    news: CompetitionNews
+    opponent: str | None = None
+    match: int | None = None
+    by: str | None = None
+    at: datetime | None = None
+
+
 class Notice(_Out):
     """A challenge of yours, or to you, changed: made, accepted (its `match` is the table to
     go to), declined, withdrawn or expired. Sent at once to both parties' sockets."""
@@ -226,6 +258,7 @@ class Struck(_Out):
 SCHEMAS: dict[str, type[_Out]] = {
     "welcome": Welcome, "update": Update, "notice": Notice, "reminder": Reminder,
     "abandoned": Abandoned, "error": Error, "pong": Pong, "ladder": LadderChanged,
+    "competition": CompetitionChanged, "competition_notice": CompetitionNotice,
     "line": Line, "lines": Lines, "deleted": Deleted, "timed_out": TimedOut,
     "struck": Struck,
 }  # fmt: skip

@@ -178,3 +178,31 @@ export function reminderText({ opponent, at }, words, lang, zone) {
   });
   return words.t("reminder", { name: opponent, time });
 }
+
+/** A competition's news for one of its players (`competition_notice`): "Winter cup: your next
+ * match is against bob", the competition named in the page's language (`name_ru` in Russian,
+ * when given), a proposed start's time in the viewer's zone as a reminder's. */
+export function competitionText(msg, words, lang, zone, me) {
+  const competition = lang && lang.startsWith("ru") && msg.name_ru ? msg.name_ru : msg.name;
+  const name = msg.opponent;
+  if (msg.news === "drawn") return words.t("competition_drawn", { competition });
+  if (msg.news === "opponent") return words.t("competition_opponent", { competition, name });
+  if (msg.news === "champion") return words.t("competition_champion", { competition });
+  if (msg.news === "through") {
+    return name
+      ? words.t("competition_through", { competition, name })
+      : words.t("competition_through_alone", { competition });
+  }
+  if (msg.news === "out") {
+    return name
+      ? words.t("competition_out", { competition, name })
+      : words.t("competition_out_alone", { competition });
+  }
+  const time = new Date(msg.at).toLocaleString(lang, {
+    day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+    ...(zone ? { timeZone: zone } : {}),
+  });
+  return msg.by === me
+    ? words.t("competition_proposed_mine", { competition, name, time })
+    : words.t("competition_proposed", { competition, by: msg.by, time });
+}

@@ -3,7 +3,7 @@
 // When the member's own challenge is accepted, the page goes to the table (unless they are
 // playing a match on this page: then a toast says where to go).
 
-import { challengeWho, describeFormat, reminderText } from "./clubtext.js";
+import { challengeWho, competitionText, describeFormat, reminderText } from "./clubtext.js";
 import { NoticeBoard, answeredOnPage } from "./noticeboard.js";
 
 const SOUND_KEY = "club.sound";
@@ -43,8 +43,9 @@ export class Notices {
 
   /** A message of the lobby or notices socket (others are the lobby's business). */
   handle(msg) {
-    if (msg.type === "welcome" || msg.type === "ladder") {
-      // A page that shows something of the server's reads it again (site.js: a ladder's).
+    if (msg.type === "welcome" || msg.type === "ladder" || msg.type === "competition") {
+      // A page that shows something of the server's reads it again (site.js: a ladder's, a
+      // competition's).
       document.dispatchEvent(new CustomEvent(`club:${msg.type}`, { detail: msg }));
     }
     if (msg.type === "welcome") {
@@ -59,6 +60,8 @@ export class Notices {
       this.remind(msg);
     } else if (msg.type === "abandoned") {
       this.abandoned(msg);
+    } else if (msg.type === "competition_notice") {
+      this.competition(msg);
     } else {
       return;
     }
@@ -115,6 +118,21 @@ export class Notices {
     this.seen.abandoned.push(msg.match);
   }
 
+  /** A competition's news for this member (competitions/notices.py): a toast with the way to
+   * the competition (to the table, for a next match's opponent) and the desktop notification;
+   * the sound when a match of theirs is to be played. */
+  competition(msg) {
+    const lang = document.documentElement.lang || undefined;
+    const text = competitionText(msg, this.words, lang, this.page.zone, this.page.me);
+    const row = { id: `competition-${msg.competition}-${msg.news}` };
+    const place = this.words.t("to_competition");
+    const to = `/competitions/${msg.competition}/`;
+    this.toast(row, text, { go: msg.match, to, place, format: "" });
+    if (msg.news === "opponent" || msg.news === "proposed") this.ring();
+    this.desktop(row, text, { href: to, format: "" });
+    this.seen.competition = [...(this.seen.competition || []), `${msg.news}:${text}`];
+  }
+
   refresh() {
     const n = this.board.count(Date.now());
     if (this.badge) {
@@ -126,13 +144,16 @@ export class Notices {
     document.title = this.board.title(document.body.dataset.title || this.baseTitle, Date.now());
   }
 
-  toast(row, text, { answer = false, go = null }) {
+  /** `go`: a match to go to; `to` and `place`: another page to go to, and the link's words
+   * (a competition's); `format`: the second line, when the row is not a challenge's. */
+  toast(row, text, { answer = false, go = null, to = null, place = null, format = null }) {
     if (!this.box || !this.template) return;
     this.drop(row.id);
     const el = this.template.content.firstElementChild.cloneNode(true);
     el.dataset.id = String(row.id);
     el.querySelector('[data-field="text"]').textContent = text;
-    el.querySelector('[data-field="format"]').textContent = describeFormat(row, this.words);
+    el.querySelector('[data-field="format"]').textContent =
+      format === null ? describeFormat(row, this.words) : format;
     this.box.append(el);
     this.seen.toasts += 1;
     if (answeredOnPage(row, document.body.dataset.endOf)) {
@@ -150,8 +171,10 @@ export class Notices {
     decline.action = `/challenges/${row.id}/decline/`;
     decline.querySelector('[name="next"]').value = location.pathname;
     const link = el.querySelector('[data-action="go"]');
-    link.hidden = !go;
-    if (go) link.href = `/match/${go}/`;
+    const href = go ? `/match/${go}/` : to;
+    link.hidden = !href;
+    if (href) link.href = href;
+    if (!go && to && place) link.textContent = place;
     el.querySelector('[data-action="close"]').addEventListener("click", () => el.remove());
     if (!answer && !go) setTimeout(() => el.remove(), TOAST_MS);
   }
@@ -183,16 +206,17 @@ export class Notices {
     }
   }
 
-  desktop(row, text) {
+  desktop(row, text, { href = null, format = null } = {}) {
     if (!("Notification" in window) || Notification.permission !== "granted") return;
     try {
+      const second = format === null ? describeFormat(row, this.words) : format;
       const note = new Notification(this.words.t("site"), {
-        body: `${text} · ${describeFormat(row, this.words)}`,
+        body: second ? `${text} · ${second}` : text,
         tag: `challenge-${row.id}`,
       });
       note.onclick = () => {
         window.focus();
-        location.assign(`/challenges/${row.id}/`);
+        location.assign(href || `/challenges/${row.id}/`);
       };
       this.seen.notified.push(text);
     } catch {

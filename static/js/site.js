@@ -48,12 +48,21 @@ if (ending && page && page.me) {
   });
 }
 
-// A ladder's page, and a ladder match's start-time panel, follow their ladder: when the socket
-// says it changed (a join, a challenge, a result, a start time), and at each welcome (it may
-// have changed before the socket was there), the changing part is read again from the server
-// (ladder/views.py: `ladder_live`, `start_panel`), never drawn here.
-for (const live of document.querySelectorAll("[data-ladder-id][data-live]")) {
+// A ladder's page, a ladder match's start-time panel and a competition's page follow what
+// they show: when the socket says it changed (a ladder's join, challenge, result or start
+// time; a competition's draw, start time, match begun, result, next fixture or champion), and
+// at each welcome (it may have changed before the socket was there), the changing part is read
+// again from the server (ladder/views.py: `ladder_live`, `start_panel`; competitions/views.py:
+// `competition_live`), never drawn here. Each part says which it follows: `data-ladder-id`
+// (told by `ladder` messages) or `data-competition-id` (`competition` messages).
+const FOLLOWED = [
+  { attribute: "ladderId", event: "club:ladder", ids: "ladders" },
+  { attribute: "competitionId", event: "club:competition", ids: "competitions" },
+];
+for (const live of document.querySelectorAll("[data-live]")) {
   if (!page || !page.me) break;
+  const followed = FOLLOWED.find((f) => live.dataset[f.attribute] !== undefined);
+  if (!followed) continue;
   let reading = Promise.resolve();
   let reads = 0;
   const read = () => {
@@ -78,7 +87,7 @@ for (const live of document.querySelectorAll("[data-ladder-id][data-live]")) {
     });
   };
   document.addEventListener("club:welcome", read);
-  document.addEventListener("club:ladder", (e) => {
-    if (e.detail.ladders.includes(Number(live.dataset.ladderId))) read();
+  document.addEventListener(followed.event, (e) => {
+    if (e.detail[followed.ids].includes(Number(live.dataset[followed.attribute]))) read();
   });
 }

@@ -76,8 +76,21 @@ def test_a_knockout_on_a_phone_in_russian(
         page.get_by_test_id("enter").click()
         expect(page.get_by_test_id("withdraw")).to_be_visible()
         expect(page.get_by_test_id(f"entrant-{name}")).to_be_visible()
+    # Carol's page stays open, never reloaded: it follows the draw
+    # (competitions/views.py, `competition_live`), and her notices tell her of it.
+    watcher = page
+    watcher.wait_for_function("() => document.body.dataset.notices === 'open'")
+    watcher.evaluate("() => { window.notReloaded = true; }")
     organiser.goto(address)
     organiser.get_by_test_id("draw").click()
+    # (The results below are conceded from a script, outside the server's process: the
+    # in-process socket test, tests/competitions/test_competitions_live.py, covers theirs.)
+    expect(watcher.get_by_test_id("fixture-w1.1")).to_have_attribute("data-state", "waiting")
+    expect(watcher.get_by_test_id("fixture-w1.0")).to_have_attribute("data-state", "bye")
+    assert watcher.evaluate("() => window.notReloaded") is True
+    # And its notices say so, in Russian (competitions/notices.py).
+    drawn = watcher.get_by_test_id("toast").filter(has_text="жеребьёвка проведена")
+    expect(drawn).to_contain_text("Весенний кубок: жеребьёвка проведена")
     bracket = organiser.get_by_test_id("bracket")
     expect(bracket).to_be_visible()
     expect(organiser.get_by_test_id("round-1")).to_contain_text("Полуфинал")
@@ -97,6 +110,7 @@ def test_a_knockout_on_a_phone_in_russian(
     winner = final.get_attribute("data-winner")
     expect(organiser.get_by_test_id("champion")).to_have_attribute("data-winner", winner or "")
     expect(organiser.get_by_test_id("champion")).to_contain_text("Победитель турнира")
+
     fits(organiser)
     assert violations(organiser, axe_source) == []
     organiser.screenshot(path=str(artifacts / "phone-competition-ru-won.png"), full_page=True)

@@ -14,6 +14,7 @@ import {
   handicapText,
   matchFigures,
   reminderText,
+  competitionText,
   shownName,
 } from "../clubtext.js";
 
@@ -195,4 +196,50 @@ test("the lobby's connection says why it reconnects when the server said", () =>
     why_unavailable: "сервер ненадолго недоступен" });
   assert.equal(connectionText("reconnecting", "unavailable", ru),
     "Переподключение… (сервер ненадолго недоступен)");
+});
+
+test("a competition's news for one of its players, in the page's language", () => {
+  const catalog = new Words({
+    competition_drawn: "%(competition)s is drawn",
+    competition_opponent: "%(competition)s: your next match is against %(name)s",
+    competition_proposed: "%(competition)s: %(by)s proposes to start your match at %(time)s",
+    competition_proposed_mine: "%(competition)s: you propose to %(name)s to start your match at %(time)s",
+    competition_through: "%(competition)s: you beat %(name)s and go through",
+    competition_through_alone: "%(competition)s: you go through",
+    competition_out: "%(competition)s: %(name)s beat you; you are out",
+    competition_out_alone: "%(competition)s: you are out",
+    competition_champion: "%(competition)s: you are the champion!",
+  });
+  const news = (fields) => ({ competition: 4, name: "Winter cup", name_ru: "Зимний кубок", ...fields });
+  assert.equal(competitionText(news({ news: "drawn" }), catalog, "en"), "Winter cup is drawn");
+  assert.equal(competitionText(news({ news: "drawn" }), catalog, "ru"), "Зимний кубок is drawn");
+  assert.equal(
+    competitionText(news({ news: "drawn", name_ru: "" }), catalog, "ru"), "Winter cup is drawn",
+  );
+  assert.equal(
+    competitionText(news({ news: "opponent", opponent: "bob", match: 9 }), catalog, "en"),
+    "Winter cup: your next match is against bob",
+  );
+  assert.equal(
+    competitionText(news({ news: "through", opponent: "bob" }), catalog, "en"),
+    "Winter cup: you beat bob and go through",
+  );
+  assert.equal(competitionText(news({ news: "through" }), catalog, "en"), "Winter cup: you go through");
+  assert.equal(
+    competitionText(news({ news: "out", opponent: "bob" }), catalog, "en"),
+    "Winter cup: bob beat you; you are out",
+  );
+  assert.equal(competitionText(news({ news: "out" }), catalog, "en"), "Winter cup: you are out");
+  assert.equal(
+    competitionText(news({ news: "champion" }), catalog, "en"), "Winter cup: you are the champion!",
+  );
+  const at = "2026-12-07T18:30:00Z";
+  const theirs = competitionText(
+    news({ news: "proposed", opponent: "ann", by: "ann", at }), catalog, "en-GB", "UTC", "bob",
+  );
+  assert.match(theirs, /^Winter cup: ann proposes to start your match at 7 Dec, 18:30 UTC$/);
+  const mine = competitionText(
+    news({ news: "proposed", opponent: "bob", by: "ann", at }), catalog, "en-GB", "UTC", "ann",
+  );
+  assert.match(mine, /^Winter cup: you propose to bob to start your match at 7 Dec, 18:30 UTC$/);
 });
