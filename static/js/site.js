@@ -71,12 +71,21 @@ for (const live of document.querySelectorAll("[data-live]")) {
       try {
         const answer = await fetch(live.dataset.live, { credentials: "same-origin" });
         if (answer.status !== 200) return;
-        const typing = live.querySelector('[data-testid="start-at"]');
-        const kept = typing && typing === document.activeElement ? typing.value : null;
+        // What the reader is doing is kept across the read: the field being typed in (a start
+        // time, a member's name), and the sections opened (an organiser's "Record a result").
+        const named = (el) => el && el.dataset && el.dataset.testid;
+        const typing = live.contains(document.activeElement) ? document.activeElement : null;
+        const kept = named(typing) && "value" in typing ? [named(typing), typing.value] : null;
+        const detailsKey = (d) => named(d.querySelector("[data-testid]"));
+        const open = [...live.querySelectorAll("details[open]")];
+        const opened = new Set(open.map(detailsKey).filter(Boolean));
         live.innerHTML = await answer.text();
-        const field = live.querySelector('[data-testid="start-at"]');
-        if (kept !== null && field) {
-          field.value = kept; // a time being typed is not lost
+        for (const d of live.querySelectorAll("details")) {
+          if (opened.has(detailsKey(d))) d.open = true;
+        }
+        const field = kept && live.querySelector(`[data-testid="${kept[0]}"]`);
+        if (field) {
+          field.value = kept[1];
           field.focus();
         }
         reads += 1;
