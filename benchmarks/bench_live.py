@@ -37,6 +37,11 @@ With `--analysing N`, N processes analyse frames for the coach meanwhile, as the
 pool does (its idle scheduling class: docs/coach.md, "Cost"); run it with and without, back to
 back, to see what a running analysis costs the members' acks.
 
+With `--chatters N`, N of the spectators are members who chat in their match's spectators'
+room at the flood limit's edge (a line every 2.05 s, each its own words), the first
+spectators of every match in turn: the players' acks with and without them, back to back,
+say what the chat costs the strokes (issue 41; docs/chat.md, "Load").
+
 With `--hog N`, one more member holds N player sockets spread over `--hog-tables` practice
 tables of their own (as many as the club lets them open: refused ones are counted), and
 during play half of them send stale strokes and half aim (`--hog-rate`, 15 a second each;
@@ -114,7 +119,7 @@ TYPE_HEAD = re.compile(r'\{"type":"(\w+)"')
 
 # --- the Django side (run as a subprocess against the benchmark's database) ----------------------
 def django_setup(
-    matches: int, computers: int = 0, level: str = "pro", hog_tables: int = 0
+    matches: int, computers: int = 0, level: str = "pro", hog_tables: int = 0, chatters: int = 0
 ) -> dict[str, Any]:
     """Migrate, then create the players, their matches and logged-in sessions (and members'
     matches against the computer, and the hog's practice tables, started)."""
@@ -158,9 +163,12 @@ def django_setup(
             now = clock.now()
             Match.objects.filter(pk=table.pk).update(started=now, arrived_a=now, arrived_b=now)
             hog["matches"].append(table.pk)
+    # Members who watch and chat (`--chatters`): each a session of their own.
+    talking = [logged_in_session(users.create_user(f"bench-s{i}", password=None))
+               for i in range(chatters)]  # fmt: skip
     return {
         "cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows, "computer": against,
-        "hog": hog,
+        "hog": hog, "chatters": talking,
     }  # fmt: skip
 
 
@@ -285,6 +293,8 @@ class Stats:
     ack_latencies: list[float] = field(default_factory=list)
     ack_timeline: list[tuple[float, float]] = field(default_factory=list)  # (sent, latency)
     settled: int = 0
+    lines_said: int = 0  # chat lines sent by the chatting spectators (`--chatters`)
+    lines_heard: int = 0  # chat lines received, by every socket
     by_10s: list[float | None] = field(default_factory=list)
     ack_by_10s: list[float | None] = field(default_factory=list)
 
@@ -338,6 +348,9 @@ class Client:
             self._event(int(head.group(1)), now)  # a spectator needs nothing but the version
             return
         kind = TYPE_HEAD.match(text)
+        if kind is not None and kind.group(1) == "line":
+            self.stats.lines_heard += 1
+            return
         if kind is None or kind.group(1) in ("event", "welcome", "error", "ack"):
             message = json.loads(text)
             kind_name = message["type"]
@@ -605,6 +618,14 @@ async def run_clients(
     seated: list[dict[str, Client]] = []
     everyone: list[tuple[Client, Target]] = []
     name = setup["cookie_name"]
+    talking = setup.get("chatters", [])
+
+    def chatter(i: int, j: int) -> str | None:
+        """The j-th spectator of match i: a chatting member while there are some, the first
+        spectators of every match in turn (so a busy match has as many as there are)."""
+        n = j * len(setup["matches"]) + i
+        return f"{name}={talking[n]}" if n < len(talking) else None
+
     for i, row in enumerate(setup["matches"]):
         play = MatchPlay(row["match"], args.spectators)
         plays.append(play)
@@ -614,7 +635,8 @@ async def run_clients(
         everyone += [(players["A"], target(i)),
                      (players["B"], target(i + 1))]  # fmt: skip
         everyone += [
-            (Client(play, stats, None, None), target(i + j)) for j in range(args.spectators)
+            (Client(play, stats, None, chatter(i, j)), target(i + j))
+            for j in range(args.spectators)
         ]
     # Matches against the computer: the member alone at the table, counted apart.
     computer = Stats()
@@ -684,6 +706,10 @@ async def run_clients(
         *(drive_match(p, s, args.interval, until, rng) for p, s in zip(plays, seated, strict=True)),
         *(drive_match(p, s, args.interval, until, rng) for p, s in against),
         *(h.hog(args.hog_rate, args.hog_aim_rate, until) for h in hogs),
+        *(
+            chat(c, k, until, stats)
+            for k, c in enumerate(c for c, _ in everyone if c.cookie and c.seat is None)
+        ),
     )
     # Let the last requests settle before judging what was lost.
     drain_until = time.monotonic() + args.drain
@@ -709,6 +735,24 @@ async def run_clients(
     )  # fmt: skip
 
 
+# A chatting spectator says a line every this many seconds: the flood rule's edge (five lines
+# in ten seconds, rules/chat.py), each line its own words (no near-copies).
+CHAT_EVERY = 2.05
+
+
+async def chat(client: Client, k: int, until: float, stats: Stats) -> None:
+    """A member watching says a line in the spectators' room at the flood limit's edge."""
+    await asyncio.sleep((k % 20) * CHAT_EVERY / 20)  # spread over the period
+    n = 0
+    while time.monotonic() < until:
+        with contextlib.suppress(Exception):
+            await client.send({"type": "say", "room": "spectators",
+                               "text": f"line {n} from watcher {k}: shot {n * 7 + k}"})  # fmt: skip
+            stats.lines_said += 1
+        n += 1
+        await asyncio.sleep(CHAT_EVERY)
+
+
 def _own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -727,7 +771,8 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
                 # Every client here shares 127.0.0.1: lift the per-address and per-match caps
                 # (bench_strangers.py measures those).
                 "SNOOKER_MAX_SOCKETS_PER_ADDRESS": "100000", "SNOOKER_HANDSHAKE_BURST": "100000",
-                "SNOOKER_MAX_SOCKETS_PER_MATCH": "100000"}  # fmt: skip
+                "SNOOKER_MAX_SOCKETS_PER_MATCH": "100000",
+                "SNOOKER_CHAT_ADDRESS_RATE": "100000/10s"}  # fmt: skip
         database: ScratchDatabase | None = None
         prefix = f"bench-{uuid.uuid4().hex[:12]}"
         redis = redis_url()
@@ -758,6 +803,7 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
                 env, "--django-setup", str(args.matches), "--computer", str(args.computer),
                 "--computer-level", args.computer_level,
                 "--hog-tables", str(args.hog_tables if args.hog else 0),
+                "--chatters", str(args.chatters),
             )  # fmt: skip
             print(f"  database ready in {time.monotonic() - began:.1f} s", flush=True)
             servers = [Server(f"daphne-{i + 1}", env, Path(tmp)) for i in range(servers_wanted)]
@@ -826,6 +872,8 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         "ack_p99_ms_by_10s": stats.ack_by_10s,
         "errors": sum(stats.errors.values()),
         "error_codes": dict(stats.errors),
+        "chat_lines_said": stats.lines_said,
+        "chat_lines_heard": stats.lines_heard,
         "lost": lost,
         "out_of_order": stats.out_of_order,
         "disconnects": dropped,
@@ -918,12 +966,17 @@ def main() -> None:
         "--analysing", type=int, default=0,
         help="processes analysing frames meanwhile, at the pool's priority (docs/coach.md)",
     )  # fmt: skip
+    parser.add_argument(
+        "--chatters", type=int, default=0,
+        help="spectators who are members and chat at the flood limit's edge (issue 41)",
+    )  # fmt: skip
     parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.django_setup is not None:
         print(json.dumps(django_setup(
-            args.django_setup, args.computer, args.computer_level, args.hog_tables
+            args.django_setup, args.computer, args.computer_level, args.hog_tables,
+            args.chatters,
         )))  # fmt: skip
         return
     if args.django_final:
