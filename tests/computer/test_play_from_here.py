@@ -12,6 +12,7 @@ from game import service
 from game.models import Match
 from rules.match import match_from_json
 from tests.computer.test_analysis_queue import _finished
+from tests.computer.test_computer import seats
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,6 +30,7 @@ def _from(web: Client, match: Match, version: int, opponent: str):  # type: igno
 
 def test_a_position_is_played_again_alone_or_against_the_computer(players) -> None:  # type: ignore[no-untyped-def]
     match = _finished(players)  # v2 Alice's break-off, v3 Bob's stroke, then the concession
+    seats()  # the computer's users (a transactional test's flush may have taken them)
     carol = get_user_model().objects.create_user("carol", password="pw")
     web = Client()
     assert _from(web, match, 3, "alone").status_code == 302  # to log in first
@@ -36,6 +38,7 @@ def test_a_position_is_played_again_alone_or_against_the_computer(players) -> No
     before = service.position_before(match.pk, 3)
     assert before.striker == "B"
     answer = _from(web, match, 3, "alone")
+    assert answer.status_code == 302, answer.content.decode()[-600:]
     table = Match.objects.exclude(pk=match.pk).get()
     assert answer.status_code == 302 and answer["Location"] == f"/match/{table.pk}/"
     frame = match_from_json(table.state).frame
