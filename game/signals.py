@@ -9,9 +9,16 @@ transaction, the match's row locked (`service._store`, however it ended: the las
 concession, a claim, the shot clock): the members' records write its figures
 (members/apps.py) and the ladder applies its result and rates it there (ladder/apps.py), once.
 A receiver that may fail must do so in a savepoint of its own, so that the match still ends.
+
+`stroke_settled(match=..., state=..., outcome=..., seat=...)` is sent after a practice table's
+stroke is stored, inside its transaction (`service._apply`): a drill keeps its run there
+(club/drills.py). A receiver may answer with a command the service then applies and stores for
+the same seat, in the same transaction (a drill's run over ends its table: a concession), so
+every change is stored before anything is broadcast and the match rebuilds from its events.
 """
 
 from django.dispatch import Signal
 
 match_changed = Signal()
 match_finished = Signal()
+stroke_settled = Signal()
