@@ -71,6 +71,8 @@ def test_a_long_pots_run_moves_table_each_pot_and_keeps_its_score_and_best(membe
     row = next(r for r in rows if r.key == "long_pots")
     assert (row.best, row.runs, row.club_best, row.club_holder) == (2, 2, 2, "alice")
     assert [r.score for r in recent] == [0, 2] and running is None
+    profile = web.get(reverse("player", args=["alice"])).content.decode()
+    assert 'data-testid="drill-bests"' in profile and "Long pots from baulk: <b>2</b>" in profile
 
 
 def test_a_run_left_open_ends_when_the_next_starts_and_no_unknown_drill(members) -> None:
