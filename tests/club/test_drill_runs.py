@@ -112,3 +112,27 @@ def test_the_drills_page_shows_bests_and_runs_at_a_fixed_cost(members) -> None:
     started = web.post(reverse("drill_start", args=["cluster"]))
     assert started.status_code == 302
     assert web.post(reverse("drill_start", args=["nine_ball"])).status_code == 404
+
+
+def test_clearing_the_colours_counts_the_break_at_one_table(members) -> None:
+    alice = members[0]
+    table = drills.start(alice, "colours")
+    table.refresh_from_db()
+    yellow = client_in.Stroke(
+        type="stroke", client_id="y", version=table.version, angle=0.6327885718723107,
+        speed=2.0, cue_ball=CUE,
+    )  # fmt: skip
+    game_service.submit(table.pk, alice, yellow)  # the yellow potted (found with the physics)
+    run = DrillRun.objects.get(member=alice)
+    table.refresh_from_db()
+    assert run.score == 2 and run.ended is None and run.match_id == table.pk
+    assert match_from_json(table.state).frame.on == "green"
+    soft = client_in.Stroke(
+        type="stroke", client_id="s", version=table.version, angle=-1.0, speed=0.3
+    )
+    game_service.submit(table.pk, alice, soft)  # pots nothing: the run is over
+    run.refresh_from_db()
+    table.refresh_from_db()
+    assert run.score == 2 and run.ended is not None
+    assert table.status == Match.Status.FINISHED
+    assert game_service.rebuild(table.pk) == match_from_json(table.state)
