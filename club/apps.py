@@ -18,6 +18,11 @@ class ClubConfig(AppConfig):
         from game.signals import match_finished
 
         match_finished.connect(friendlies.match_finished, dispatch_uid="club.friendlies")
+        # A drill keeps its run stroke by stroke, in the stroke's transaction (club/drills.py).
+        from club import drills
+        from game.signals import stroke_settled
+
+        stroke_settled.connect(drills.after_stroke, dispatch_uid="club.drills")
         # The chat reads whom a member blocked from the club (chat/service.py), and the
         # lobby's room hears of the moderators' actions in it (club/chat.py).
         from chat import service as chat_service

@@ -14,6 +14,7 @@ from django.db.models import Q
 
 from game.models import Match
 from rules.challenges import BEST_OF, GUIDES, Kind, Status
+from rules.drills import KEYS as drill_keys
 
 
 class Challenge(models.Model):
@@ -122,3 +123,40 @@ class Block(models.Model):
                 condition=~models.Q(blocker=models.F("blocked")), name="no_self_block"
             ),
         ]
+
+
+class DrillRun(models.Model):
+    """One run at a drill (rules/drills.py, docs/coach.md "Drills"): open (`ended` null) while
+    it goes on, at the practice table `match` (a long pots run moves to a new table after each
+    pot: `match` is its latest); once ended, a line of the member's history, and their best."""
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="drill_runs"
+    )
+    drill = models.CharField(max_length=16, choices=[(k, k) for k in drill_keys])
+    score = models.PositiveIntegerField(default=0)
+    started = models.DateTimeField()
+    ended = models.DateTimeField(null=True, blank=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")  # the latest
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["member", "drill", "-score"], name="drill_best_by_member"),
+            models.Index(fields=["drill", "-score"], name="drill_best_in_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.drill} run {self.pk} by {self.member_id}: {self.score}"
+
+
+class DrillTable(models.Model):
+    """A practice table a drill's run is played at: the run's first, or the next a long pots
+    run moved to after a pot. The service finds a stroke's run by its table (club/drills.py)."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="drill_table"
+    )
+    run = models.ForeignKey(DrillRun, on_delete=models.CASCADE, related_name="tables")
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} of drill run {self.run_id}"

@@ -143,6 +143,7 @@ ERRORS: dict[str, Promise] = {
     "blocked": gettext_lazy("This member takes no challenges from you."),
     "busy": gettext_lazy("The club is busy; try again."),
     "not_found": gettext_lazy("There is no such challenge or invitation."),
+    "no_such_drill": gettext_lazy("There is no such drill."),
     "bad_name": gettext_lazy(
         "A name of 1 to 20 letters, digits, spaces, dots, apostrophes or hyphens."
     ),

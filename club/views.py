@@ -24,7 +24,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import blocks, chat, endings, lobby, results, service
+from club import blocks, chat, drills, endings, lobby, results, service
 from club.forms import ChallengeForm, FormatForm, GuestForm
 from club.models import Challenge
 from club.service import ClubError
@@ -42,7 +42,8 @@ NOBODY = Party(0)  # a visitor who has not logged in: party to no challenge
 # The HTTP status of each refusal (anything else: 409, the challenge is not in that state).
 _STATUS = {"not_found": 404, "rate_limited": 429, "too_many_waiting": 429, "bad_name": 400,
            "member_name": 400, "members_only": 403, "not_for_you": 403, "not_yours": 403,
-           "not_a_player": 403, "blocked": 403, "expired": 410, "answered": 410}  # fmt: skip
+           "not_a_player": 403, "blocked": 403, "no_such_drill": 404, "expired": 410,
+           "answered": 410}  # fmt: skip
 
 
 def _member(request: HttpRequest) -> User:
@@ -275,6 +276,26 @@ def practice(request: HttpRequest) -> HttpResponse:
     return render(request, "club/practice.html", {"form": form}, status=status)
 
 
+@login_required
+@require_safe
+def drills_page(request: HttpRequest) -> HttpResponse:
+    """The drills (docs/coach.md "Drills"): each with its rules and a Start button, the
+    member's best and recent runs, the club's best per drill."""
+    rows, recent, running = drills.page(_member(request))
+    context = {"rows": rows, "recent": recent, "running": running, "names": drills.NAMES}
+    return render(request, "club/drills.html", context)
+
+
+@login_required
+@require_POST
+def drill_start(request: HttpRequest, key: str) -> HttpResponse:
+    try:
+        match = drills.start(_member(request), key)
+    except ClubError as exc:
+        return _refusal(request, exc)
+    return redirect("match", match_id=match.pk)
+
+
 # --- the end of a match --------------------------------------------------------------------------
 @require_safe
 def match_end(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -286,6 +307,8 @@ def match_end(request: HttpRequest, match_id: int) -> HttpResponse:
     context = {
         "match": match, "result": results.result_of(match),
         "breaks": results.breaks_of_fifty(match), **endings.end_actions(request, match),
+        "drill_run": drills.run_of(match.pk) if match.practice else None,
+        "drill_names": drills.NAMES,
     }  # fmt: skip
     return render(request, "club/_match_end.html", context)
 

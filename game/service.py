@@ -26,7 +26,7 @@ from game import clock, positions, presence, turns, writes
 from game.broadcast import Stored, publish_on_commit
 from game.models import Match, MatchEvent
 from game.protocol import client_in, server_out
-from game.signals import match_finished
+from game.signals import match_finished, stroke_settled
 from rules import commands, setup
 from rules import match as rules_match
 from rules.challenges import GUIDES
@@ -251,12 +251,32 @@ def _apply(
     is stored in one transaction, the caller's if it has one."""
     new, outcome = rules_match.apply(state, seat, command)
     toss = commands.Toss(secrets.choice(PLAYERS)) if rules_match.toss_due(new) else None
-    together = transaction.atomic(savepoint=False) if new.over or toss else nullcontext()
+    # A practice table's stroke may be a drill's: its run is kept in the stroke's transaction.
+    heard = row.practice and isinstance(command, commands.Stroke)
+    together = transaction.atomic(savepoint=False) if new.over or toss or heard else nullcontext()
     with together:
         stored = [_store(row, seat, command, new, outcome, actor, client_id)]
+        now = new
         if toss is not None:
-            tossed, outcome = rules_match.apply(new, None, toss)
-            stored.append(_store(row, None, toss, tossed, outcome))
+            now, tossed = rules_match.apply(new, None, toss)
+            stored.append(_store(row, None, toss, now, tossed))
+        if heard:
+            stored += _after_stroke(row, now, seat, outcome)
+    return stored
+
+
+def _after_stroke(
+    row: Match, state: MatchState, seat: Player | None, outcome: Outcome
+) -> list[Stored]:
+    """The one place a practice table's stroke is heard by what keeps score around it (a
+    drill, club/drills.py: `stroke_settled`, given the stroke's `outcome` and the match as it
+    now stands); a command it answers with is stored here."""
+    stored: list[Stored] = []
+    answers = stroke_settled.send(Match, match=row, state=state, outcome=outcome, seat=seat)
+    for _, then in answers:
+        if isinstance(then, commands.Concede | commands.Claim) and not state.over:
+            state, done = rules_match.apply(state, seat, then)
+            stored.append(_store(row, seat, then, state, done))
     return stored
 
 

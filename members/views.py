@@ -23,6 +23,7 @@ from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
 
 from accounts import limits, zones
+from club import drills
 from club.endings import end_actions
 from game import service as game_service
 from game.models import Match
@@ -182,6 +183,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "totals": totals(member.pk),
             "best_breaks": best[:BEST_BREAKS],
             "live": live[:LIVE],
+            "drill_bests": drills.bests(member),
         },
     )
 

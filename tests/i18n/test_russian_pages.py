@@ -119,6 +119,7 @@ def test_the_lobby_and_the_challenges(club: Club) -> None:
     assert "В клубе нет никого по имени Никто." in text
     get(alisa, "/challenges/invite/")
     get(alisa, "/practice/")
+    assert "Зачистка цветных" in get(alisa, "/practice/drills/")
     refused = post(russian(club.vera), f"/challenges/{club.open.pk}/accept/", {}, 409)
     assert "Нельзя принять собственный вызов." in refused
 

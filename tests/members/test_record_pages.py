@@ -201,8 +201,9 @@ def test_a_profile_costs_the_same_however_many_matches(client: Client, players) 
     # play and rating history; the results against the computer (computer/results.py); whether
     # the viewer has blocked this member (club/blocks.py); an organiser's handicap override
     # (ratings/handicaps.py); their accuracy over analysed frames (computer/analysis.py); the
-    # competitions they entered, with their results (competitions/templatetags).
-    same_cost(lambda: page(client, "/players/alice/"), grow, most=18)
+    # competitions they entered, with their results (competitions/templatetags); their best at
+    # each drill (club/drills.py).
+    same_cost(lambda: page(client, "/players/alice/"), grow, most=19)
     assert 'data-testid="matches-won">13<' in page(client, "/players/alice/")
 
 
