@@ -33,6 +33,7 @@ from club.protocol import server_out
 from club.protocol.ipc import LOBBY_GROUP, LineMessage, ModeratedMessage
 from game.broadcast import on_commit
 from game.chat import line_out, played
+from game.protocol.constants import chat_constants
 from game.protocol.ipc import BlocksMessage, user_group
 from rules.chat import HISTORY
 
@@ -78,6 +79,23 @@ def page_room(kind: Kind, key: int, user: Visitor) -> ClubRoom | None:
     if owner is None or owner(key, user) is None:
         return None
     return ClubRoom(kind, str(key))
+
+
+def page_context(kind: Kind, key: int, user: Visitor, writer: bool | None = None) -> dict[str, Any]:
+    """What a competition's or ladder's page needs to show its room
+    (templates/chat/_page_room.html, static/js/site.js): the room, the reader's voice (a
+    member's own words, a guest's phrases, a visitor's none), whether they are one of its
+    writers (`writer`, when the page knows it already: else its owner is asked), the chat's
+    limits."""
+    voice = ""
+    if user is not None and user.is_authenticated:
+        voice = "member" if chat.is_member(user) else "guest"
+    if writer is None:
+        writer = _writes(ClubRoom(kind, str(key)), user) if kind == "ladder" else True
+    return {
+        "kind": kind, "key": key, "voice": voice, "writes": voice != "" and writer,
+        "limits": chat_constants(),
+    }  # fmt: skip
 
 
 def _writes(where: ClubRoom, user: Visitor) -> bool:

@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from club import chat as club_chat
 from competitions import service
 from competitions.models import Competition, Decision, Entrant, Pairing
 from competitions.service import CompetitionError
@@ -315,6 +316,7 @@ def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
         "may_withdraw": me in playing,
         "runner_up": names.get(second) if second is not None else None,
         "third": names.get(third) if third is not None else None,
+        "chat_room": club_chat.page_context("competition", row.pk, user),
     }
     if row.round_robin and row.drawn is not None:
         context.update(_round_robin(row, entrants, names, me))

@@ -222,3 +222,21 @@ async def test_a_visitor_needs_a_room_and_an_unknown_room_is_refused(people: Any
     await member.expect("welcome")  # her notices still come
     await member.send({"type": "say", "room": "ladder", "text": "hello?"})
     assert (await member.expect("error"))["code"] == "chat_not_allowed"
+
+
+@pytest.mark.django_db
+def test_the_pages_carry_their_room(people: Any, client: Any) -> None:
+    """A competition's and a ladder's page hold the room's panel and open the socket for it,
+    a visitor's too (reading); a member off the ladder reads it, its members write."""
+    ladder_url = f"/ladder/{people['ladder'].slug}/"
+    cup_url = f"/competitions/{people['cup'].pk}/"
+    for url, kind in ((ladder_url, "ladder"), (cup_url, "competition")):
+        page = client.get(url).content.decode()
+        assert f'data-room-kind="{kind}"' in page and 'id="club-page"' in page
+        assert "js/site." in page and 'data-writes=""' in page and 'data-chat=""' in page
+    client.force_login(people["cat"])
+    assert 'data-writes=""' in client.get(ladder_url).content.decode()
+    assert 'data-writes="1"' in client.get(cup_url).content.decode()
+    client.force_login(people["ann"])
+    page = client.get(ladder_url).content.decode()
+    assert 'data-writes="1"' in page and 'data-chat="member"' in page
