@@ -19,7 +19,8 @@ class ClubConfig(AppConfig):
 
         match_finished.connect(friendlies.match_finished, dispatch_uid="club.friendlies")
         # The chat reads whom a member blocked from the club (chat/service.py), and the
-        # lobby's room hears of the moderators' actions in it (club/chat.py).
+        # club's rooms (the lobby's, the competitions' and the ladders') hear of the
+        # moderators' actions in them (club/chat.py).
         from chat import service as chat_service
         from chat.signals import moderated
         from club import blocks, chat

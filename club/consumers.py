@@ -56,7 +56,9 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     blocked: frozenset[int] = frozenset()  # the members whose lines this member never sees
     # The chat's messages the relay handed this socket before its `lines` were sent (during
     # its hello): sent after them (the page keeps each line once, in the order of its id).
-    chat_pending: list[str] | None = None
+    # Kept as they came and judged once whom the member blocks has been read with the lines
+    # (a line heard before that read reached a blocker).
+    chat_pending: list[LineMessage | ModeratedMessage] | None = None
     # The room this socket carries: the lobby's on the lobby's socket; on a notices socket,
     # the page's room its hello named (a competition's or a ladder's), or none.
     chat_room: chat.ClubRoom | None = None
@@ -171,8 +173,10 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         self.blocked = await database_sync_to_async(blocked_by)(user)
         await self.send(await database_sync_to_async(chat.history)(where, user, self.blocked))
         pending, self.chat_pending = self.chat_pending or [], None
-        for text in pending:
-            await self.send(text)
+        for message in pending:
+            text = self._chat_text(message)
+            if text is not None:
+                await self.send(text)
 
     def refusal_text(self, code: str, detail: str, client_id: str | None) -> str:
         """A refusal: its stable code, and for the chat's, what it says to a person in the
@@ -206,22 +210,26 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         who blocked its author; a troll's to the troll alone), or a moderator's action (the
         member concerned hears of a deletion only: their timeout came through their own
         group, with its reason, and a troll's lines stay on the troll's pages)."""
+        if self.chat_pending is not None:
+            self.chat_pending.append(message)
+            return
+        text = self._chat_text(message)
+        if text is not None:
+            await self.send(text)
+
+    def _chat_text(self, message: LineMessage | ModeratedMessage) -> str | None:
+        """What of the room's message this socket's reader is sent (`chat_heard`), if any."""
         if message["type"].endswith(".line"):
             line: LineMessage = message  # type: ignore[assignment]
             if line["sender"] == self.channel_name:
-                return
+                return None
             if not shown_to(line["author"], line["shadow"], self.user_id, self.blocked):
-                return
-            text = line["text"]
-        else:
-            action: ModeratedMessage = message  # type: ignore[assignment]
-            if action["member"] == self.user_id and action["kind"] != "hide":
-                return
-            text = action["text"]
-        if self.chat_pending is not None:
-            self.chat_pending.append(text)
-            return
-        await self.send(text)
+                return None
+            return line["text"]
+        action: ModeratedMessage = message  # type: ignore[assignment]
+        if action["member"] == self.user_id and action["kind"] != "hide":
+            return None
+        return action["text"]
 
     # --- from the channel layer: texts made once, sent as they are ----------------------------
     async def club_notice(self, event: TextMessage) -> None:
