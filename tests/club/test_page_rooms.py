@@ -113,6 +113,15 @@ async def test_a_ladders_room_is_written_by_its_members_and_the_organisers(peopl
     assert refused["message"]  # in words, for a person
     await org.send({"type": "say", "room": "ladder", "text": "play by Friday"})
     assert (await said(ben))["text"] == "play by Friday"
+    # A guest (never on a ladder) reads it; in a competition's room says the phrases.
+    guest, _ = await opened(people["guest"], ladder)
+    await guest.send({"type": "say", "room": "ladder", "preset": "good_luck"})
+    assert (await guest.expect("error"))["code"] == "chat_not_allowed"
+    cup, _ = await opened(people["guest"], at("competition", people["cup"].pk))
+    await cup.send({"type": "say", "room": "competition", "text": "hello"})
+    assert (await cup.expect("error"))["code"] == "chat_presets_only"
+    await cup.send({"type": "say", "room": "competition", "preset": "good_luck"})
+    assert (await said(cup))["preset"] == "good_luck"
     await ben.send({"type": "ping"})
     await ben.expect("pong")
 
