@@ -2,8 +2,9 @@
 
 `moderated(action=Moderated)` is sent when a moderator deleted a line, timed a member out or
 marked a member a troll, inside that transaction: a receiver (game/chat.py for a match's
-rooms, club/chat.py for the lobby's) broadcasts it to the room's readers once the transaction
-commits (so the deleted line, or the troll's lines, leave every open page without a reload).
+rooms, club/chat.py for the lobby's, the competitions' and the ladders') broadcasts it to the
+room's readers once the transaction commits (so the deleted line, or the troll's lines, leave
+every open page without a reload).
 A receiver ignores the rooms not its own; a timeout is also told to the member's every page,
 whatever its room (game/chat.py, through the member's own group).
 """

@@ -24,7 +24,8 @@ class ClubConfig(AppConfig):
 
         stroke_settled.connect(drills.after_stroke, dispatch_uid="club.drills")
         # The chat reads whom a member blocked from the club (chat/service.py), and the
-        # lobby's room hears of the moderators' actions in it (club/chat.py).
+        # club's rooms (the lobby's, the competitions' and the ladders') hear of the
+        # moderators' actions in them (club/chat.py).
         from chat import service as chat_service
         from chat.signals import moderated
         from club import blocks, chat

@@ -13,8 +13,12 @@ class CompetitionsConfig(AppConfig):
     def ready(self) -> None:
         # A competition match's decision (played out, or by its deadline's default) reaches
         # the competition through its fixture's hook (fixtures/service.py).
-        from competitions import service
+        from club import chat as club_chat
+        from competitions import chat, service
         from fixtures import service as fixtures_service
+
+        # The competition's page carries its chat room (club/chat.py).
+        club_chat.register("competition", chat.writes)
 
         fixtures_service.register(service.FIXTURE_KIND, service.OWNER)
         # A competition match begun is shown live on the competition's page (game/signals.py).

@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from club import chat as club_chat
 from competitions import service
 from competitions.models import Action, Competition, Decision, Entrant, Pairing
 from competitions.service import CompetitionError
@@ -299,7 +300,12 @@ def _round_robin(
 
 @require_safe
 def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
-    return render(request, "competitions/competition.html", _live(request, competition_id))
+    context = _live(request, competition_id)
+    # Its chat room (docs/chat.md): on the page, never in the part read again on a change.
+    context["chat_room"] = club_chat.page_context(
+        "competition", context["competition"].pk, request.user
+    )
+    return render(request, "competitions/competition.html", context)
 
 
 @require_safe

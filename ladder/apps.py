@@ -13,9 +13,13 @@ class LadderConfig(AppConfig):
         # An answer to a ladder challenge reaches the ladder inside the transaction that stored
         # it (club/signals.py); a ladder match's decision (played out, or by its deadline's
         # default) through its fixture's hook (fixtures/service.py).
+        from club import chat as club_chat
         from club.signals import challenge_answered
         from fixtures import service as fixtures_service
-        from ladder import service
+        from ladder import chat, service
+
+        # The ladder's page carries its chat room (club/chat.py): who writes is the ladder's.
+        club_chat.register("ladder", chat.writes)
 
         challenge_answered.connect(service.challenge_answered, dispatch_uid="ladder.answered")
         fixtures_service.register(service.FIXTURE_KIND, service.OWNER)

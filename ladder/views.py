@@ -28,6 +28,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
+from chat.service import moderates
+from club import chat as club_chat
 from club.lobby import is_guest
 from game.models import Match
 from ladder import service
@@ -73,6 +75,9 @@ def ladder_page(request: HttpRequest, slug: str | None = None) -> HttpResponse:
         return render(request, "ladder/ladder.html", {"ladder": None, "others": []})
     context = _live(request, ladder, request.path)
     context["others"] = Ladder.objects.exclude(pk=ladder.pk).order_by("-main", "name")
+    # Its members and the organisers write in its room (ladder/chat.py): the rungs are read.
+    writer = context["mine"] is not None or moderates(request.user)
+    context["chat_room"] = club_chat.page_context("ladder", ladder.pk, request.user, writer)
     return render(request, "ladder/ladder.html", context)
 
 

@@ -142,7 +142,8 @@ def flood(recent: Sequence[Said], text: str, now: datetime) -> bool:
 class Writer:
     """Who wants to write, as a room sees them. `member`: has an account of their own (not a
     guest's, nor a stranger); `player`: one of the match's two players (for a match's
-    rooms); `finished`: the match is over (for a match's rooms)."""
+    rooms), one of a ladder's members or an organiser (for a ladder's room); `finished`: the
+    match is over (for a match's rooms)."""
 
     member: bool
     player: bool = False
@@ -179,8 +180,9 @@ def may_write(kind: RoomKind, writer: Writer, preset: bool) -> Refusal | None:
     """Why `writer` may not write in a room of `kind` (None: they may). A spectator never
     writes in the players' room, so no one coaches a player during play; a player writes in
     the spectators' room only once the match is over (they cannot read it before); a guest
-    says only preset phrases."""
-    if kind == "players" and not writer.player:
+    says only preset phrases; a ladder's room is written in by its members and the organisers
+    (`player`), and read by anyone."""
+    if kind in ("players", "ladder") and not writer.player:
         return "chat_not_allowed"
     if kind == "spectators" and writer.player and not writer.finished:
         return "chat_not_allowed"

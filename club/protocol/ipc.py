@@ -20,10 +20,11 @@ class TextMessage(TypedDict):
 
 
 class LineMessage(TypedDict):
-    """A line of the lobby's chat room, to the lobby group (each process's relay hands it to
-    the lobby sockets whose reader may see it)."""
+    """A line of one of the club's rooms, to the room's group: the lobby's (each process's
+    relay hands it to the lobby sockets whose reader may see it), or a page's room's (its
+    sockets are in it: club/chat.py `ClubRoom.group`)."""
 
-    type: str  # "lobby.line"
+    type: str  # "lobby.line", or "room.line" for a competition's or a ladder's room
     text: str  # the `line` message, as sent
     author: int  # the author's user id: a troll's line reaches the troll alone, and no
     # member who blocked the author
@@ -32,11 +33,11 @@ class LineMessage(TypedDict):
 
 
 class ModeratedMessage(TypedDict):
-    """A moderator's action in the lobby's room, to the lobby group: the member concerned's
+    """A moderator's action in one of the club's rooms, to its group: the member concerned's
     sockets skip a timeout (told them through their own group, with its reason) and a troll
     mark (their lines stay theirs), as the match's (game/protocol/ipc.py)."""
 
-    type: str  # "lobby.moderated"
+    type: str  # "lobby.moderated", or "room.moderated" for a page's room
     kind: str  # "hide", "timeout" or "troll"
     text: str  # the `deleted`, `timed_out` or `struck` message as the room's readers get it
     member: int

@@ -203,26 +203,28 @@ class Pong(_Out):
     type: Literal["pong"] = "pong"
 
 
-# The lobby's chat room (docs/chat.md): the match's chat messages (game/protocol/server_out.py),
-# their room the lobby's. A chat line (`LineOut`) is the match's.
-LobbyRoom = Literal["lobby"]
+# The club's chat rooms (docs/chat.md): the match's chat messages (game/protocol/server_out.py),
+# their room the page's: the lobby's (on the lobby socket), or a competition's or a ladder's
+# (on the notices socket of its page, named in its hello: the page holds one room, so its
+# kind says which). A chat line (`LineOut`) is the match's.
+PageRoom = Literal["lobby", "competition", "ladder"]
 
 
 class Line(_Out):
-    """A line said in the lobby's room, to every lobby socket (in every process) but those
-    of a member who blocked its author; a troll's to the troll alone."""
+    """A line said in the page's room, to every socket carrying it (in every process) but
+    those of a member who blocked its author; a troll's to the troll alone."""
 
     type: Literal["line"] = "line"
-    room: LobbyRoom = "lobby"
+    room: PageRoom = "lobby"
     line: LineOut
 
 
 class Lines(_Out):
-    """The lobby room's last lines (at most rules.chat.HISTORY, oldest first), after every
-    `welcome` on a lobby socket: the page replaces what it showed."""
+    """The page room's last lines (at most rules.chat.HISTORY, oldest first), after every
+    `welcome` on a socket carrying it: the page replaces what it showed."""
 
     type: Literal["lines"] = "lines"
-    room: LobbyRoom = "lobby"
+    room: PageRoom = "lobby"
     lines: list[LineOut]
 
 
@@ -230,28 +232,29 @@ class Deleted(_Out):
     """A moderator deleted these lines of the room: every page showing them drops them."""
 
     type: Literal["deleted"] = "deleted"
-    room: LobbyRoom = "lobby"
+    room: PageRoom = "lobby"
     ids: list[int]
 
 
 class TimedOut(_Out):
-    """A moderator timed `member` out of the chat until `until` (from a line of the lobby's
-    room: every lobby page is told, without the `reason`); the member's own lobby pages are
-    told wherever it was given, with the `reason` (`room` null when not from the lobby's)."""
+    """A moderator timed `member` out of the chat until `until` (from a line of the page's
+    room: every page of the room is told, without the `reason`); the member's own pages with
+    a room are told wherever it was given, with the `reason` (`room` null when not from the
+    page's own room)."""
 
     type: Literal["timed_out"] = "timed_out"
-    room: LobbyRoom | None = "lobby"
+    room: PageRoom | None = "lobby"
     member: str
     until: datetime
     reason: str | None
 
 
 class Struck(_Out):
-    """Every line of `author` leaves the lobby's room on the page at once (an organiser marked
+    """Every line of `author` leaves the page's room at once (an organiser marked
     them a troll: their lines are theirs alone); never sent to the author's own sockets."""
 
     type: Literal["struck"] = "struck"
-    room: LobbyRoom = "lobby"
+    room: PageRoom = "lobby"
     author: str
 
 

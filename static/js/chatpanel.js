@@ -21,10 +21,12 @@ export class ChatPanel {
    * (a page of fixed rooms, everyone writing in them: the lobby's ["lobby"]; else a
    * match's, by `seat`); `mild`: the reader shows mild words, `off`: a player reads no
    * players' room (their chat settings); `heard()`, each line of another's shown;
-   * `shown(there)`, whether the panel is there at all (it reads some room). */
+   * `shown(there)`, whether the panel is there at all (it reads some room); `writer`: false
+   * on a ladder's page for a member not on the ladder (only its members and the organisers
+   * write there: they read it, with a note). */
   constructor({
     el, send, announce, seat, kind, chat, me, rooms = null, mild = false, off = false,
-    heard = () => {}, shown = () => {},
+    heard = () => {}, shown = () => {}, writer = true,
   }) {
     this.el = el;
     this.send = send;
@@ -35,6 +37,7 @@ export class ChatPanel {
     this.me = me;
     this.mild = mild;
     this.off = off;
+    this.writer = writer;
     this.heard = heard;
     this.shown = shown;
     this.rooms = new ChatRooms();
@@ -221,11 +224,13 @@ export class ChatPanel {
       tabs.append(tab);
     }
     this.el("chat-room").textContent = this.roomName(this.room);
-    const writing = this.fixed ? true : writes(this.room, this.seat, this.finished);
+    const writing = this.fixed ? this.writer : writes(this.room, this.seat, this.finished);
+    const outside = this.el("chat-ladder-only");
+    if (outside) outside.hidden = !(this.fixed && !this.writer && this.voice !== "none");
     this.el("chat-form").hidden = !(writing && this.voice === "member");
     this.el("chat-presets").hidden = !(writing && this.voice !== "none");
     this.el("chat-guest").hidden = !(writing && this.voice === "guest");
-    this.el("chat-read-only").hidden = !(writing && this.voice === "none");
+    this.el("chat-read-only").hidden = !((writing || !this.writer) && this.voice === "none");
     const players = this.el("chat-players-only");
     if (players) players.hidden = !(this.room === "players" && !this.seat);
     this.renderLines();

@@ -9,12 +9,14 @@ const SILENT_LIMIT = 80000; // ms: three pings unanswered
 const BACKOFF = [1000, 2000, 4000, 8000, 15000, 30000];
 
 export class ClubSocket extends ReconnectingSocket {
-  /** `page`: the club-page block (readPage): its `protocol` and `close_codes`. */
-  constructor({ path, page, onMessage, onState, env }) {
+  /** `page`: the club-page block (readPage): its `protocol` and `close_codes`; `room`: the
+   * page's chat room the notices socket carries (`{kind, key}`: a competition's or a
+   * ladder's), named in every hello. */
+  constructor({ path, page, onMessage, onState, env, room = null }) {
     const codes = page.close_codes;
     super({
       path,
-      hello: () => ({ type: "hello", protocol: page.protocol }),
+      hello: () => ({ type: "hello", protocol: page.protocol, ...(room ? { room } : {}) }),
       ping: () => ({ type: "ping" }),
       pingEvery: PING_EVERY,
       silentLimit: SILENT_LIMIT,

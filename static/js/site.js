@@ -1,22 +1,68 @@
-// Every page of a member or guest but the lobby (which has its own socket): their notices.
+// Every page of a member or guest but the lobby (which has its own socket): their notices;
+// and a competition's or a ladder's page, a visitor's too, its chat room, carried on the same
+// socket (named in its hello: docs/chat.md), in the lobby's panel (chatpanel.js, one room).
 
+import { ChatPanel } from "./chatpanel.js";
 import { ClubSocket, readPage } from "./clubsocket.js";
 import { Words } from "./clubtext.js";
+import { translatePage } from "./i18n.js";
 import { Notices } from "./notices.js";
 
+const CHAT_MESSAGES = ["line", "lines", "deleted", "struck", "timed_out"];
+
+/** The page's room (`templates/chat/_page_room.html`), if it has one: its panel, and the
+ * room the socket names. */
+function pageRoom(send) {
+  const box = document.querySelector('[data-testid="chat"][data-room-kind]');
+  if (!box) return null;
+  translatePage(box);
+  const el = (id) => box.querySelector(`[data-testid="${id}"]`);
+  const kind = box.dataset.roomKind;
+  const panel = new ChatPanel({
+    el,
+    send,
+    announce: (text) => {
+      el("chat-announce").textContent = text;
+    },
+    seat: null,
+    kind: box.dataset.chat,
+    chat: JSON.parse(document.getElementById("chat-limits").textContent),
+    me: page ? page.me : null,
+    rooms: [kind],
+    mild: box.dataset.mild === "1",
+    writer: box.dataset.writes === "1",
+  });
+  return { panel, room: { kind, key: Number(box.dataset.roomKey) } };
+}
+
 const page = readPage();
-if (page && page.me) {
-  const notices = new Notices({ page, words: new Words(page.text) });
-  const socket = new ClubSocket({
+let socket = null;
+const chat = page ? pageRoom((message) => socket && socket.send(message)) : null;
+if (page && (page.me || chat)) {
+  const notices = page.me ? new Notices({ page, words: new Words(page.text) }) : null;
+  socket = new ClubSocket({
     path: "/ws/notices/",
     page,
-    onMessage: (msg) => notices.handle(msg),
+    room: chat ? chat.room : null,
+    onMessage: (msg) => {
+      if (chat && CHAT_MESSAGES.includes(msg.type)) {
+        chat.panel.receive(msg);
+      } else if (chat && msg.type === "error" && String(msg.code).startsWith("chat_")) {
+        chat.panel.refused(msg.message);
+      } else if (notices) {
+        notices.handle(msg);
+      }
+    },
     onState: (state) => {
       document.body.dataset.notices = state;
     },
   });
   socket.open();
-  window.clubNotices = () => notices.snapshot();
+  if (notices) window.clubNotices = () => notices.snapshot();
+  if (chat) {
+    window.pageChat = () => chat.panel.rooms.lines(chat.room.kind)
+      .map((l) => ({ id: l.id, author: l.author, text: l.text }));
+  }
 }
 
 // A challenge's own page shows the state the server rendered: when a notice says it changed

@@ -29,9 +29,14 @@ class LobbyClient:
 
     made: ClassVar[list[LobbyClient]] = []
 
-    def __init__(self, user: Any = None, address: str = "127.0.0.1", lobby: bool = True) -> None:
+    def __init__(
+        self, user: Any = None, address: str = "127.0.0.1", lobby: bool = True,
+        room: dict[str, Any] | None = None,
+    ) -> None:  # fmt: skip
+        """`room`: the page's room a notices socket's hello names (`kind`, `key`)."""
         path = "/ws/lobby/" if lobby else "/ws/notices/"
         self.lobby = lobby
+        self.room = room
         self.history: dict[str, Any] | None = None  # the chat room's `lines` after the welcome
         self.ws = WebsocketCommunicator(as_user(user, address), path)
         LobbyClient.made.append(self)
@@ -40,9 +45,12 @@ class LobbyClient:
     async def open(self) -> dict[str, Any]:
         connected, _ = await self.ws.connect()
         assert connected
-        await self.send({"type": "hello", "protocol": 1})
+        hello: dict[str, Any] = {"type": "hello", "protocol": 1}
+        if self.room is not None:
+            hello["room"] = self.room
+        await self.send(hello)
         welcome = await self.expect("welcome")
-        if self.lobby:  # the lobby's chat room's last lines follow every welcome
+        if self.lobby or self.room:  # the room's last lines follow every welcome
             self.history = await self.expect("lines")
         return welcome
 
