@@ -12,12 +12,14 @@ from game import service
 from game.models import Match
 from rules.match import match_from_json
 from tests.computer.test_analysis_queue import _finished
+from tests.computer.test_computer import seats
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def players(db: None):  # type: ignore[no-untyped-def]
+    seats()  # the computer's users, whatever an earlier test's flush took away
     users = get_user_model().objects
     return users.create_user("alice", password="pw"), users.create_user("bob", password="pw")
 
