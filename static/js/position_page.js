@@ -218,5 +218,9 @@ function startEditor(root) {
 
   render();
   // The browser tests read the editor's state here (never written to).
-  window.positionEditor = { balls: () => structuredClone(editor.balls), selected: () => editor.selected };
+  window.positionEditor = {
+    balls: () => structuredClone(editor.balls),
+    selected: () => editor.selected,
+    toScreen: (p) => tableView.toScreen(p),
+  };
 }
