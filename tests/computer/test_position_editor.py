@@ -93,6 +93,8 @@ def test_the_editor_starts_from_a_finished_replay_position_only(players) -> None
     web = Client()
     web.force_login(players[0])
     match = _finished(players)
+    replay = web.get(f"/match/{match.pk}/replay/").content.decode()
+    assert 'data-testid="edit-position"' in replay  # beside "Play from here"
     before = service.position_before(match.pk, 3)
     page = web.get(f"/practice/position/?from={match.pk}&version=3").content.decode()
     start = json.loads(
