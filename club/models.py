@@ -160,3 +160,22 @@ class DrillTable(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} of drill run {self.run_id}"
+
+
+class Position(models.Model):
+    """A position a member set up by hand in the position editor (docs/coach.md, "The position
+    editor"): a frame's state as `FrameState.to_json` writes it, checked by the referee
+    (`rules.setup.check`) when it was saved, and shared by its address."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="positions"
+    )
+    name = models.CharField(max_length=60)
+    state = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["owner", "-created"], name="positions_of_owner")]
+
+    def __str__(self) -> str:
+        return f"position {self.pk} {self.name}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from club import positions
 from game.text import COMPUTER_NAMES, player_name
 from rules.challenges import BEST_OF, Format
 
@@ -174,3 +175,48 @@ def handicap_refusal(code: str) -> str:
     """An organiser's override refused (club/handicaps.py), in the page's language."""
     found = HANDICAP_ERRORS.get(code)
     return str(found) if found is not None else gettext("That cannot be done.")
+
+
+# The position editor's refusals (club/positions.py; the referee's codes: rules/setup.py).
+POSITION_ERRORS: dict[str, Promise] = {
+    "bad_payload": gettext_lazy("The position could not be read; reload the editor."),
+    "position_name": gettext_lazy("Give the position a name of 1 to %(max_name)s characters."),
+    "bad_score": gettext_lazy("A score is at most %(max_score)s."),
+    "balls_overlap": gettext_lazy("Two balls overlap: move one of them apart."),
+    "ball_off_table": gettext_lazy("A ball is off the bed of the table."),
+    "bad_ball_on": gettext_lazy("That ball cannot be on with these balls on the table."),
+    "bad_position": gettext_lazy(
+        "The referee cannot play from this position: it needs an object ball, and a cue ball "
+        "on the table or in hand."
+    ),
+    "too_many_positions": gettext_lazy(
+        "You keep %(max_positions)s positions at most: delete one before saving another."
+    ),
+    "members_only": gettext_lazy("The position editor is for members."),
+    "not_found": gettext_lazy("There is no such position of yours."),
+    "no_stroke_here": gettext_lazy("No stroke was due at that point of the frame."),
+}
+
+
+def position_refusal(code: str) -> str:
+    """A refusal of the position editor's (or of a position's table), in the page's language,
+    its figures the club's own."""
+    found = POSITION_ERRORS.get(code)
+    if found is None:
+        return gettext("That cannot be done.")
+    figures = {"max_name": positions.MAX_NAME, "max_score": positions.MAX_SCORE,
+               "max_positions": positions.MAX_POSITIONS}  # fmt: skip
+    return str(found) % figures
+
+
+# The ball on, as the position editor and a saved position's page say it (rules.state ON_VALUES).
+BALL_ON: dict[str, Promise] = {
+    "red": gettext_lazy("a red"),
+    "colour": gettext_lazy("a colour (after a red)"),
+    "yellow": gettext_lazy("the yellow"),
+    "green": gettext_lazy("the green"),
+    "brown": gettext_lazy("the brown"),
+    "blue": gettext_lazy("the blue"),
+    "pink": gettext_lazy("the pink"),
+    "black": gettext_lazy("the black"),
+}

@@ -8,6 +8,7 @@ the lobby soon.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,18 +25,20 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from club import blocks, chat, drills, endings, lobby, results, service
+from club import blocks, chat, drills, endings, lobby, positions, results, service
 from club.forms import ChallengeForm, FormatForm, GuestForm
-from club.models import Challenge
+from club.models import Challenge, Position
 from club.service import ClubError
-from club.text import error_text, handicap_refusal
+from club.text import BALL_ON, error_text, handicap_refusal, position_refusal
+from game import service as game_service
 from game.models import Match
-from game.protocol.constants import chat_constants
+from game.protocol.constants import chat_constants, page_constants
 from ratings import handicaps
 from ratings import service as ratings_service
 from rules import challenges as rules
 from rules.challenges import Kind, Party, Status
 from rules.handicap import OVERRIDE_RANGE
+from rules.referee import new_frame
 
 NOBODY = Party(0)  # a visitor who has not logged in: party to no challenge
 
@@ -390,3 +393,100 @@ def handicap(request: HttpRequest, username: str) -> HttpResponse:
         "changes": member.handicap_changes.select_related("by")[:50],
     }
     return render(request, "club/handicap.html", context, status=status)
+
+
+# --- the position editor (docs/coach.md, "The position editor") --------------------------------
+def _editor_refused(request: HttpRequest, code: str, status: int) -> HttpResponse:
+    context = {"message": position_refusal(code), "code": code}
+    return render(request, "club/refused.html", context, status=status)
+
+
+@login_required
+@require_safe
+def position_editor(request: HttpRequest) -> HttpResponse:
+    """`/practice/position/`: place the balls by hand, set what the referee needs, save the
+    position with a name. It starts from the standard rack, or from `?from=<match>&version=<n>`
+    (a finished match's replay position), or from `?position=<id>` (a saved one, as a copy)."""
+    user = _member(request)
+    if lobby.is_guest(user):
+        return _editor_refused(request, "members_only", 403)
+    start: dict[str, Any] | None = None
+    name = ""
+    if "from" in request.GET:
+        try:
+            match = Match.objects.get(pk=int(request.GET["from"]))
+            version = int(request.GET.get("version", ""))
+        except (ValueError, Match.DoesNotExist):
+            raise Http404("no such match") from None
+        if match.status != Match.Status.FINISHED:  # a live match's position is help in play
+            raise Http404("not a finished match")
+        try:
+            start = game_service.position_before(match.pk, version).to_json()
+        except game_service.ServiceError as exc:
+            return _editor_refused(request, exc.code, 409)
+    elif "position" in request.GET:
+        try:
+            saved = Position.objects.get(pk=int(request.GET["position"]))
+        except (ValueError, Position.DoesNotExist):
+            raise Http404("no such position") from None
+        start, name = saved.state, saved.name
+    data = {
+        "rack": new_frame("A").to_json(),
+        "start": start,
+        "save": reverse("position_save"),
+    }
+    context = {
+        "constants": page_constants(), "editor": data, "name": name,
+        "mine": positions.mine(user), "max_positions": positions.MAX_POSITIONS,
+        "max_name": positions.MAX_NAME, "max_score": positions.MAX_SCORE,
+        "ball_on": list(BALL_ON.items()),
+    }  # fmt: skip
+    return render(request, "club/position_editor.html", context)
+
+
+@login_required
+@require_POST
+def position_save(request: HttpRequest) -> JsonResponse:
+    """`POST /practice/position/save/` (JSON `{"name", "position"}`): 201 with the saved
+    position's `id` and `url`, or a refusal's `code` and `message` (400, 403 or 409)."""
+    try:
+        body = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    try:
+        if not isinstance(body, dict):
+            raise ClubError("bad_payload", "a JSON object of a name and a position")
+        saved = positions.save(_member(request), body.get("name"), body.get("position"))
+    except ClubError as exc:
+        status = {"members_only": 403, "too_many_positions": 409}.get(exc.code, 400)
+        answer = {"code": exc.code, "message": position_refusal(exc.code)}
+        return JsonResponse(answer, status=status)
+    url = reverse("position", args=[saved.pk])
+    return JsonResponse({"id": saved.pk, "url": url, "name": saved.name}, status=201)
+
+
+@login_required
+@require_POST
+def position_delete(request: HttpRequest, position_id: int) -> HttpResponse:
+    try:
+        positions.delete(_member(request), position_id)
+    except ClubError as exc:
+        return _editor_refused(request, exc.code, 404)
+    return redirect("position_editor")
+
+
+@require_safe
+def position_page(request: HttpRequest, position_id: int) -> HttpResponse:
+    """`/practice/position/<id>/`: a saved position, for anyone to see (its table drawn, who
+    is to play, the scores); a member can play it alone or against the computer, or open a
+    copy in the editor."""
+    saved = get_object_or_404(Position.objects.select_related("owner"), pk=position_id)
+    frame = positions.frame_of(saved)
+    user = request.user
+    member = isinstance(user, User) and not lobby.is_guest(user)
+    context = {
+        "position": saved, "frame": frame, "state": saved.state, "member": member,
+        "constants": page_constants(), "on": BALL_ON[frame.on],
+        "mine": member and saved.owner_id == user.pk,
+    }  # fmt: skip
+    return render(request, "club/position.html", context)

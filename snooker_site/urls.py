@@ -10,6 +10,8 @@ urlpatterns = [
     path("computer/now/", views.play_computer_now, name="play_computer_now"),
     # A replay's position at a table of the member's own (docs/coach.md, "Play from here").
     path("match/<int:match_id>/replay/play-from/", views.play_from_here, name="play_from_here"),
+    # A saved position (the position editor's) at a table of the member's own.
+    path("practice/position/<int:position_id>/play/", views.play_position, name="play_position"),
     # The organisers' pages: members, the ladders and their settings (ladder/admin.py).
     path("admin/", admin.site.urls),
     path("ladder/", include("ladder.urls")),

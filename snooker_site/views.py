@@ -13,7 +13,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts import limits
+from club import positions
 from club import service as club_service
+from club.models import Position
 from computer import service as computer_service
 from computer.views import LEVEL_NAMES, ComputerForm, refusal
 from game import service as game_service
@@ -21,6 +23,7 @@ from game.models import Match
 from game.views import table_page
 from members.views import match_record
 from rules.errors import Refused
+from rules.state import FrameState
 
 
 @require_safe
@@ -93,19 +96,45 @@ def play_from_here(request: HttpRequest, match_id: int) -> HttpResponse:
         version = 0
     if match.status != Match.Status.FINISHED or opponent not in FROM_HERE or version < 2:
         return HttpResponseBadRequest("a finished match's step, and alone or a level")
-    user = request.user
-    assert isinstance(user, User)
     try:
         position = game_service.position_before(match.pk, version)
+    except Refused as exc:
+        return _from_here_refused(request, exc)
+    return table_at(request, position, opponent)
+
+
+def table_at(request: HttpRequest, position: FrameState, opponent: str) -> HttpResponse:
+    """The member's new table of one frame set up at `position`: alone (a practice table) or
+    against the computer at the level `opponent`, the member to strike. The one way to it,
+    from a replay ("play from here") and from a saved position (the position editor)."""
+    user = request.user
+    assert isinstance(user, User)  # login_required let them in
+    try:
         if opponent == "alone":
             table = club_service.practise(user, 1, position=position)
         else:
             table = computer_service.play_computer(user, opponent, 1, position=position)
     except Refused as exc:  # the game's, the club's or the computer's
-        words = FROM_HERE_REFUSALS.get(exc.code, exc.message)
-        context = {"code": exc.code, "message": words}
-        return render(request, "club/refused.html", context, status=409)
+        return _from_here_refused(request, exc)
     return redirect("match", match_id=table.pk)
+
+
+def _from_here_refused(request: HttpRequest, exc: Refused) -> HttpResponse:
+    words = FROM_HERE_REFUSALS.get(exc.code, exc.message)
+    context = {"code": exc.code, "message": words}
+    return render(request, "club/refused.html", context, status=409)
+
+
+@require_POST
+@login_required
+def play_position(request: HttpRequest, position_id: int) -> HttpResponse:
+    """`/practice/position/<id>/play/` (POST `opponent`: `alone` or a computer's level): a
+    saved position (the position editor's) at a table of the member's own, for any member."""
+    position = get_object_or_404(Position, pk=position_id)
+    opponent = request.POST.get("opponent", "")
+    if opponent not in FROM_HERE:
+        return HttpResponseBadRequest("alone or a level")
+    return table_at(request, positions.frame_of(position), opponent)
 
 
 FROM_HERE_REFUSALS = {

@@ -98,6 +98,10 @@ function render() {
       const next = step && step.kind === "stroke" ? step.version : "";
       from.elements.version.value = String(next);
       $("play-from-button").disabled = !next;
+      // The same position in the position editor (docs/coach.md, "The position editor").
+      const edit = $("edit-position");
+      edit.hidden = !next;
+      edit.href = `${edit.dataset.editor}?from=${root.dataset.match}&version=${next}`;
     }
     // The log's line of the step on screen (moving, or next to be played; data-step counts
     // from 1).

@@ -44,7 +44,11 @@ def club(server: Server) -> dict[str, Any]:
         "service.submit(done.pk, bob, client_in.Concede(type='concede',"
         " client_id='phone-concede', scope='match'))\n"
         "long = service.create_match(maxi, alice, 3, draw='A')\n"
-        "print(json.dumps({'challenge': pending.pk, 'done': done.pk, 'long': long.pk}))"
+        "from club import positions\n"
+        "spot = positions.save(alice, 'A long red', {'balls': {'white': [0, -1000],"
+        " 'red1': [100, 900]}, 'on': 'red', 'striker': 'A'})\n"
+        "print(json.dumps({'challenge': pending.pk, 'done': done.pk, 'long': long.pk,"
+        " 'position': spot.pk}))"
     )
     seeded: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return seeded
@@ -60,6 +64,7 @@ def pages(server: Server, club: dict[str, Any], logged_in: bool) -> list[str]:
         f"/match/{server.match_id}/",
         f"/match/{club['done']}/",
         f"/match/{club['done']}/replay/",
+        f"/practice/position/{club['position']}/",
         "/no-such-page/",  # the site's own 404
     ]
     if not logged_in:
@@ -70,6 +75,7 @@ def pages(server: Server, club: dict[str, Any], logged_in: bool) -> list[str]:
         "/challenges/invite/",
         f"/challenges/{club['challenge']}/",
         "/practice/",
+        "/practice/position/",
         "/computer/",
         "/chat/settings/",
         "/accounts/password_change/",

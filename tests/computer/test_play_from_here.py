@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def players(db: None):  # type: ignore[no-untyped-def]
+    seats()  # the computer's users, whatever an earlier test's flush took away
     users = get_user_model().objects
     return users.create_user("alice", password="pw"), users.create_user("bob", password="pw")
 

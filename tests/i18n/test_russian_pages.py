@@ -124,6 +124,19 @@ def test_the_lobby_and_the_challenges(club: Club) -> None:
     assert "Нельзя принять собственный вызов." in refused
 
 
+def test_the_position_editor_and_a_saved_position(club: Club) -> None:
+    from club import positions
+
+    alisa = russian(club.alisa)
+    text = get(alisa, "/practice/position/")
+    assert "Редактор позиций" in text and "Стандартная расстановка" in text
+    balls = {"white": [0, -1000], "red1": [100, 900], "black": [0, 1460.5]}
+    saved = positions.save(club.alisa, "Длинный красный", {"balls": balls, "striker": "B"})
+    text = get(russian(), f"/practice/position/{saved.pk}/")
+    assert "Бьёт игрок Б" in text and "1 красный на столе" in text
+    get(alisa, f"/practice/position/{saved.pk}/")
+
+
 def test_an_invitation(club: Club) -> None:
     link = f"/invite/{service.invitation_token(club.invitation)}/"
     text = get(russian(), link)

@@ -406,4 +406,11 @@ export default {
   "side.log": "Log",
   "side.chat": "Chat",
   "side.unread": { one: "%(n)s new line", other: "%(n)s new lines" },
+
+  // --- the position editor (position_page.js) ---------------------------------------------
+  "editor.red_n": "red %(n)s",
+  "editor.at": "%(ball)s selected, at %(x)s, %(y)s mm from the blue spot.",
+  "editor.none": "No ball on the table: add one.",
+  "editor.overlap": "%(a)s and %(b)s overlap.",
+  "editor.offline": "The position could not be saved: check the connection and try again.",
 };
