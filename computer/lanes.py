@@ -78,23 +78,16 @@ async def hint(member: int, executor: Executor, work: Callable[..., _T], *args: 
         raise Busy(member)
     _WAITING[member] = _WAITING.get(member, 0) + 1
     try:
-        lane = _lane()
-        workers = settings.COMPUTER["WORKERS"]
-        async with lane.turn:
-            await lane.turn.wait_for(lambda: not lane.hinting and lane.strokes < workers)
-            lane.hinting = True
-        try:
-            return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
-        finally:
-            async with lane.turn:
-                lane.hinting = False
-                lane.turn.notify_all()
+        return await _beside_strokes(lambda: True, executor, work, *args)
     finally:
         left = _WAITING[member] - 1
         if left:
             _WAITING[member] = left
         else:
             del _WAITING[member]
+        lane = _lane()
+        async with lane.turn:
+            lane.turn.notify_all()  # background work waits for no hint to be waiting
 
 
 async def background(executor: Executor, work: Callable[..., _T], *args: Any) -> _T:
@@ -102,12 +95,18 @@ async def background(executor: Executor, work: Callable[..., _T], *args: Any) ->
     nothing else waits: no stroke of the computer's waits for a worker, no hint thinks and no
     member's hint waits. A piece is one stroke's analysis (a tenth of a second), so a stroke or
     a hint asked meanwhile waits that long at most."""
+    return await _beside_strokes(lambda: not _WAITING, executor, work, *args)
+
+
+async def _beside_strokes(
+    ready: Callable[[], bool], executor: Executor, work: Callable[..., _T], *args: Any
+) -> _T:
+    """Think `work` in the lane's one place beside the computer's strokes (a hint, or a piece
+    of background work), once no stroke waits for a worker, that place is free and `ready()`."""
     lane = _lane()
     workers = settings.COMPUTER["WORKERS"]
     async with lane.turn:
-        await lane.turn.wait_for(
-            lambda: not lane.hinting and not _WAITING and lane.strokes < workers
-        )
+        await lane.turn.wait_for(lambda: not lane.hinting and lane.strokes < workers and ready())
         lane.hinting = True
     try:
         return await asyncio.get_running_loop().run_in_executor(executor, work, *args)

@@ -124,3 +124,21 @@ async def test_a_third_hint_asked_while_two_wait_is_refused_by_the_page(
     finally:
         gated.gate("hint").set()
         driver.use_pool(None)
+
+
+async def test_the_coachs_analysis_waits_for_strokes_and_hints_alike(pool) -> None:  # type: ignore[no-untyped-def]
+    """A piece of the coach's analysis thinks only while nothing else waits: a hint asked
+    while a stroke thinks goes before it, and it runs once the hint is done."""
+    gated = Gated()
+    first = asyncio.ensure_future(lanes.stroke(pool, gated.work, "stroke"))
+    await until(lambda: gated.started == ["stroke"])
+    piece = asyncio.ensure_future(lanes.background(pool, gated.work, "analysis"))
+    asked = asyncio.ensure_future(lanes.hint(7, pool, gated.work, "hint"))
+    await until(lambda: lanes.waiting(7) == 1)
+    gated.gate("stroke").set()
+    await until(lambda: gated.started == ["stroke", "hint"])
+    gated.gate("hint").set()
+    assert await first == "stroke" and await asked == "hint"
+    await until(lambda: gated.started == ["stroke", "hint", "analysis"])
+    gated.gate("analysis").set()
+    assert await piece == "analysis"
