@@ -163,9 +163,15 @@ def django_setup(
             now = clock.now()
             Match.objects.filter(pk=table.pk).update(started=now, arrived_a=now, arrived_b=now)
             hog["matches"].append(table.pk)
-    # Members who watch and chat (`--chatters`): each a session of their own.
-    talking = [logged_in_session(users.create_user(f"bench-s{i}", password=None))
-               for i in range(chatters)]  # fmt: skip
+    # Members who watch and chat (`--chatters`): each a session of their own, and a usable
+    # password (one hash for all: an account without one is a guest, who says presets only).
+    from django.contrib.auth.hashers import make_password
+
+    for i in range(chatters):
+        users.create_user(f"bench-s{i}", password=None)
+    users.filter(username__startswith="bench-s").update(password=make_password(secrets.token_hex()))
+    # (Sessions after the password: a session keeps a hash of the password it was made with.)
+    talking = [logged_in_session(users.get(username=f"bench-s{i}")) for i in range(chatters)]
     return {
         "cookie_name": settings.SESSION_COOKIE_NAME, "matches": rows, "computer": against,
         "hog": hog, "chatters": talking,
@@ -735,6 +741,15 @@ async def run_clients(
     )  # fmt: skip
 
 
+SAYINGS = (
+    "what a pot",
+    "safety battle again",
+    "he needs snookers now",
+    "lovely screw back",
+    "that red was never going in",
+    "great positional play",
+    "the pink is tricky from there",
+)
 # A chatting spectator says a line every this many seconds: the flood rule's edge (five lines
 # in ten seconds, rules/chat.py), each line its own words (no near-copies).
 CHAT_EVERY = 2.05
@@ -746,8 +761,8 @@ async def chat(client: Client, k: int, until: float, stats: Stats) -> None:
     n = 0
     while time.monotonic() < until:
         with contextlib.suppress(Exception):
-            await client.send({"type": "say", "room": "spectators",
-                               "text": f"line {n} from watcher {k}: shot {n * 7 + k}"})  # fmt: skip
+            text = f"{SAYINGS[(n + k) % len(SAYINGS)]} ({n})"  # never a near-copy of the last two
+            await client.send({"type": "say", "room": "spectators", "text": text})
             stats.lines_said += 1
         n += 1
         await asyncio.sleep(CHAT_EVERY)
