@@ -117,6 +117,7 @@ for (const live of document.querySelectorAll("[data-live]")) {
       try {
         const answer = await fetch(live.dataset.live, { credentials: "same-origin" });
         if (answer.status !== 200) return;
+        const html = await answer.text();
         // What the reader is doing is kept across the read: the field being typed in (a start
         // time, a member's name), and the sections opened (an organiser's "Record a result").
         const named = (el) => el && el.dataset && el.dataset.testid;
@@ -125,7 +126,7 @@ for (const live of document.querySelectorAll("[data-live]")) {
         const detailsKey = (d) => named(d.querySelector("[data-testid]"));
         const open = [...live.querySelectorAll("details[open]")];
         const opened = new Set(open.map(detailsKey).filter(Boolean));
-        live.innerHTML = await answer.text();
+        live.innerHTML = html; // no wait between what was kept and the change: nothing lost
         for (const d of live.querySelectorAll("details")) {
           if (opened.has(detailsKey(d))) d.open = true;
         }

@@ -237,6 +237,7 @@ def test_an_organisers_decisions_on_a_phone_in_russian(
     expect(organiser.get_by_test_id("fixture-w1.0")).to_have_attribute("data-state", "flagged")
     expect(organiser.get_by_test_id("both-out-w1.0")).to_be_visible()
     expect(organiser.get_by_test_id("audit-log")).to_contain_text("by phone")
+    organiser.wait_for_selector("[data-live][data-reads]")  # the welcome's read has landed
     organiser.get_by_text("Записать результат матча").click()
     expect(organiser.get_by_test_id("record-w1.0-submit")).to_be_visible()
     fits(organiser)

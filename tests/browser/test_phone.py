@@ -76,6 +76,7 @@ def pages(server: Server, club: dict[str, Any], logged_in: bool) -> list[str]:
         f"/challenges/{club['challenge']}/",
         "/practice/",
         "/practice/position/",
+        "/practice/drills/",
         "/computer/",
         "/chat/settings/",
         "/accounts/password_change/",
