@@ -6,10 +6,16 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
+# pytest-xdist's workers: one a core and one more (the browser and live tests wait half their
+# time on servers, timers and Chromium, so two workers left this 2-core machine's CPU idle half
+# the time: README, "Tests"); each takes whole modules (`--dist loadscope`), so a module's
+# server and browser start once, the longest first (tests/conftest.py: LONGEST_FIRST).
+# `make test PYTEST_WORKERS=0`: one process.
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 BENCH_ARGS ?=
 
 .PHONY: venv venv-dev node-modules run test test-js lint typecheck messages bench-physics bench-views \
-	physics-figures bench-live bench-strangers bench-opponent bench-handicap bench-analysis fit-frame-chance bench-redis-restarts scenarios \
+	physics-figures bench-live bench-strangers bench-opponent bench-handicap bench-competitions bench-analysis fit-frame-chance bench-redis-restarts scenarios \
 	physics-goldens static
 
 # `venv`: what the club runs (requirements.txt), for `make run` as for a server; `venv-dev`:
@@ -36,7 +42,7 @@ run: venv static
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 snooker_site.asgi:application
 
 test: venv-dev node-modules lint typecheck test-js static
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder $(PYTEST_ARGS)
 
 # The test tools from npm (package.json: axe-core for tests/browser/test_axe.py), as locked in
 # package-lock.json; npm ci again only when the lock changes.
@@ -106,6 +112,12 @@ bench-opponent: venv-dev
 # several starts. A short run: `make bench-handicap BENCH_ARGS="--frames 20 --starts 0,40"`.
 bench-handicap: venv-dev
 	$(BIN)/python benchmarks/bench_handicap.py $(BENCH_ARGS)
+
+# The competitions at the issue's scale (docs/competitions.md, "Scale"): a 128-entrant double
+# elimination and a 64-entrant round robin played out on a throwaway SQLite database, their
+# pages and each result's update timed. A short run: `make bench-competitions BENCH_ARGS=--short`.
+bench-competitions: venv-dev static
+	$(BIN)/python benchmarks/bench_competitions.py $(BENCH_ARGS)
 
 # The coach's analysis (docs/coach.md): seconds per stroke and per frame, one core.
 bench-analysis: venv-dev

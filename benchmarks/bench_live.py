@@ -377,7 +377,8 @@ class Client:
             self.welcomed.set()
         elif kind_name == "error":
             self.stats.errors[message["code"]] += 1
-            self.play.awaiting = None
+            if self.seat is not None:  # a player's request refused (a spectator's line is
+                self.play.awaiting = None  # no answer to the match's request)
         elif kind_name == "ack":
             sent = self.play.sent_at.get(message["version"])
             if sent is not None and not message["duplicate"]:

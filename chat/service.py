@@ -8,7 +8,9 @@ whether the writer is one of its players and whether its match is over.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
@@ -48,6 +50,66 @@ class Said:
     shadow: bool
     shown: str = ""  # the words' strong and mild words masked (chat/words.py)
     mild: str | None = None  # only the strong ones masked, where that differs
+
+
+class RoomRates:
+    """Each room's own rate in this process (`SNOOKER_CHAT_ROOM_RATE`, rules.chat `take`):
+    counted in memory, so that a line past it costs no database read, no write and no
+    broadcast. Each process counts its own writers' lines: with P processes a room takes at
+    most P times the rate, still bounded however many write (docs/chat.md, "Load")."""
+
+    MOST = 10_000  # rooms counted at once; past it, those whose bucket is full again go
+
+    def __init__(self) -> None:
+        self.buckets: dict[tuple[str, str], rules.Tokens] = {}
+
+    def take(self, kind: str, key: str, now: float | None = None) -> bool:
+        """Whether one more line may go in the room now (it is counted if so)."""
+        burst, per_second = rules.room_rate(settings.SNOOKER_CHAT_ROOM_RATE)
+        at = time.monotonic() if now is None else now
+        taken = rules.take(self.buckets.get((kind, key)), at, burst, per_second)
+        if taken is None:
+            return False
+        if len(self.buckets) >= self.MOST:
+            self._forget_idle(at, burst, per_second)
+        self.buckets[(kind, key)] = taken
+        return True
+
+    def give_back(self, kind: str, key: str) -> None:
+        """A line taken that was refused after all (by the rules, or the match not there)."""
+        tokens = self.buckets.get((kind, key))
+        if tokens is not None:
+            burst, _ = rules.room_rate(settings.SNOOKER_CHAT_ROOM_RATE)
+            self.buckets[(kind, key)] = rules.give_back(tokens, burst)
+
+    def _forget_idle(self, now: float, burst: int, per_second: float) -> None:
+        for room, tokens in list(self.buckets.items()):
+            if tokens.left + (now - tokens.at) * per_second >= burst:
+                del self.buckets[room]
+
+    def clear(self) -> None:
+        self.buckets.clear()
+
+
+ROOM_RATES = RoomRates()
+
+
+@contextmanager
+def within_room_rate(kind: str, key: str | int) -> Iterator[None]:
+    """Around a line's storing, on the socket before any database work: `chat_busy` when the
+    room is past its rate (every room but a match's players' room), else the line is counted,
+    and given back if it is refused after all (so a refused writer never spends the room's
+    rate; the refusal's code is the rules')."""
+    if not rules.counted_per_room(cast(rules.RoomKind, kind)):
+        yield
+        return
+    if not ROOM_RATES.take(kind, str(key)):
+        raise ChatRefused("chat_busy", "the room is busy; try again in a moment")
+    try:
+        yield
+    except Exception:
+        ROOM_RATES.give_back(kind, str(key))
+        raise
 
 
 def _nobody(reader: int) -> frozenset[int]:
@@ -110,42 +172,53 @@ def say(
     preset: str | None = None,
     player: bool = False,
     finished: bool = False,
-    played: int = 0,
+    played: int | Callable[[], int] = 0,
     address: str | None = None,
 ) -> Said:
     """Store what `user` says in `where` at `now`, or raise `ChatRefused`. `played`: the
     matches the writer has finished (the carrier counts them: the chat knows no match), for
-    the rules on new members' links and the lobby's panic switch (chat/moderation.py).
+    the rules on new members' links and the lobby's panic switch (chat/moderation.py); a
+    function is asked only when a rule needs it (a line with a link, the lobby's panic).
     `address`: the writer's (accounts.addresses), whose rate every line it sends counts
     against, whatever the account and the socket (`SNOOKER_CHAT_ADDRESS_RATE`), once the
-    line passes the rules; None counts nothing (a line from no client: a shell's, a test's)."""
+    line passes the rules; None counts nothing (a line from no client: a shell's, a test's).
+
+    The rules read the stored lines and timeouts, then the line is stored on its own, a
+    write as short as one row's (SQLite's one writer is the players' strokes' too): two
+    lines of one member said at the same instant on two sockets may both pass the flood
+    rule, one line over it."""
     if user is None or not user.is_authenticated:
         raise ChatRefused("chat_presets_only", "strangers cannot write; join the club")
     joined = getattr(user, "date_joined", now)
-    writer = rules.Writer(
-        member=is_member(user), player=player, finished=finished,
-        new=rules.is_new(joined, played, now), standing=rules.of_standing(joined, played, now),
-    )  # fmt: skip
     panic = where.kind == "lobby" and Panic.objects.filter(until__gt=now).exists()
-    with transaction.atomic():
-        mine = Line.objects.filter(room=where, author_id=user.pk).order_by("-id")
-        recent = [rules.Said(at, t) for at, t in mine.values_list("at", "text")[:10]][::-1]
-        timeouts = [
-            rules.Timeout(until, reason)
-            for until, reason in Timeout.objects.filter(
-                member_id=user.pk, until__gt=now
-            ).values_list("until", "reason")
-        ]
-        kind = cast(rules.RoomKind, where.kind)
-        judged = rules.judge(kind, writer, text, preset, recent, timeouts, now, panic)
-        if not isinstance(judged, rules.Line):
-            raise ChatRefused(judged)
-        if address is not None and rules.counted_per_address(kind) and _over(address):
-            raise ChatRefused("chat_address_flood")
-        line = Line.objects.create(
-            room=where, author_id=user.pk, text=judged.text, preset=judged.preset or "", at=now,
-            shadow=Troll.objects.filter(member_id=user.pk).exists(),
-        )  # fmt: skip
+    linked = preset is None and rules.has_link(rules.clean(text or ""))
+    if panic or linked:  # the rules that read a member's finished matches
+        count = played() if callable(played) else played
+        new, standing = rules.is_new(joined, count, now), rules.of_standing(joined, count, now)
+    else:
+        new, standing = False, True
+    writer = rules.Writer(
+        member=is_member(user), player=player, finished=finished, new=new, standing=standing
+    )
+    mine = Line.objects.filter(room=where, author_id=user.pk).order_by("-id")
+    recent = [rules.Said(at, t) for at, t in mine.values_list("at", "text")[:10]][::-1]
+    timeouts = [
+        rules.Timeout(until, reason)
+        for until, reason in Timeout.objects.filter(member_id=user.pk, until__gt=now).values_list(
+            "until", "reason"
+        )
+    ]
+    kind = cast(rules.RoomKind, where.kind)
+    judged = rules.judge(kind, writer, text, preset, recent, timeouts, now, panic)
+    if not isinstance(judged, rules.Line):
+        raise ChatRefused(judged)
+    if address is not None and rules.counted_per_address(kind) and _over(address):
+        raise ChatRefused("chat_address_flood")
+    shadow = Troll.objects.filter(member_id=user.pk).exists()
+    line = Line.objects.create(
+        room=where, author_id=user.pk, text=judged.text, preset=judged.preset or "", at=now,
+        shadow=shadow,
+    )  # fmt: skip
     return _said(line, user.get_username())
 
 

@@ -128,7 +128,7 @@ def say(
     writer is sent first."""
     said = chat.say(
         stored_room(where), user, text, now, preset=preset, player=_writes(where, user),
-        played=played(user), address=address,
+        played=lambda: played(user), address=address,
     )  # fmt: skip
     text_out = server_out.Line(room=where.kind, line=line_out(said)).text()
     return {

@@ -29,7 +29,7 @@ from django.conf import settings
 from django.utils import translation
 
 from accounts import addresses
-from chat.service import ChatRefused, blocked_by, shown_to
+from chat.service import ChatRefused, blocked_by, shown_to, within_room_rate
 from chat.service import timed_out as timeout_of
 from club import chat, lobby
 from club.process import LOBBY
@@ -102,8 +102,9 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         await self.send(server_out.Pong().text())
 
     async def _say(self, message: client_in.Say) -> None:
-        """A line in the socket's room: stored, sent to this socket first, then to the room's
-        group (whose copy this socket skips). A refusal never closes a member's socket."""
+        """A line in the socket's room: within the room's rate (`chat_busy` past it, before any
+        database work), stored, sent to this socket first, then to the room's group (whose
+        copy this socket skips). A refusal never closes a member's socket."""
         where = self.chat_room
         if where is None or where.kind != message.room:
             await self._error("chat_not_allowed", "this socket carries no such room",
@@ -111,10 +112,12 @@ class ClubConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             return
         user = self.scope.get("user")
         try:
-            told = await database_sync_to_async(chat.say)(
-                where, user, message.text, message.preset, clock.now(), self.channel_name,
-                addresses.of_scope(self.scope),
-            )  # fmt: skip
+            # The room's own rate first, in memory: a busy room's line past it costs nothing.
+            with within_room_rate(where.kind, where.key):
+                told = await database_sync_to_async(chat.say)(
+                    where, user, message.text, message.preset, clock.now(), self.channel_name,
+                    addresses.of_scope(self.scope),
+                )  # fmt: skip
         except ChatRefused as exc:
             await self._error(exc.code, exc.message, message.client_id)
             return

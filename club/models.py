@@ -61,6 +61,13 @@ class Challenge(models.Model):
             models.Index(fields=["status", "expires"], name="challenge_open_by_expiry"),
             models.Index(fields=["target", "status"], name="challenge_by_target"),
             models.Index(fields=["challenger", "created"], name="challenge_by_challenger"),
+            # A member's challenges accepted in the last minutes (club.lobby.just_accepted, on
+            # every lobby welcome): from the answer's time, not through all they ever made.
+            models.Index(
+                fields=["challenger", "answered"],
+                name="challenge_just_accepted",
+                condition=Q(status="accepted"),
+            ),
         ]
         constraints = [
             # Two tabs cannot make two open challenges to the same member, nor two rematch

@@ -14,9 +14,10 @@
   (`service.bracket_of`); a round robin's tables are its groups and these rows with their
   frames and breaks, folded (`service.tables_of`, `rules.standings.table`). Byes, who plays
   whom next and the standings are worked out, never stored.
-- `Action`: the audit log, append-only: each organiser's action (open, close entry, draw, add
-  or remove an entrant, a walkover, both out, a new deadline, a result recorded, a withdrawal
-  or disqualification), who and when, with their note.
+- `Action`: the audit log, append-only: each organiser's action (open, close entry, the
+  seeding chosen, draw, add or remove an entrant, a walkover, both out, a new deadline, a
+  result recorded, a withdrawal or disqualification), who and when, with their note; the
+  draw's line says how its entrants were seeded.
 - `Pairing`: a match to be played, and the club's fixture it is played as
   (`fixtures.Fixture`, kind "competition": the window, the agreed start, who came, the default).
 """
@@ -32,6 +33,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from rules import bracket as rules
+from rules.seeding import Method
 
 
 def _odd(value: int) -> None:
@@ -103,6 +105,23 @@ class Competition(models.Model):
         "ladder.Ladder", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
         verbose_name=_("only the members of the ladder"),
     )  # fmt: skip
+
+    # How the draw ranks the entrants (rules.seeding.rank): by club rating, by position on a
+    # ladder (`seeding_ladder`, or else the competition's own `ladder`; those not on it after,
+    # by rating) or by hand (each entrant's `Entrant.hand_seed`, given by an organiser before
+    # the draw; those left unnumbered after, by rating). Fixed by the draw.
+    class Seeding(models.TextChoices):
+        RATING = Method.RATING.value, _("by club rating")
+        LADDER = Method.LADDER.value, _("by ladder position")
+        HAND = Method.HAND.value, _("by hand")
+
+    seeding = models.CharField(
+        _("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.RATING
+    )
+    seeding_ladder = models.ForeignKey(
+        "ladder.Ladder", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("ladder seeded by"),
+    )  # fmt: skip
     # Each match's window: to be played within this time of its players becoming known.
     play_time = models.DurationField(
         _("time to play each match"),
@@ -159,6 +178,12 @@ class Competition(models.Model):
         """Groups, then a knockout."""
         return self.format == self.Format.GROUPS
 
+    @property
+    def ranking_ladder_id(self) -> int | None:
+        """The ladder whose positions seed the draw: the one chosen for it, or else the one
+        whose members alone may enter."""
+        return self.seeding_ladder_id or self.ladder_id
+
     def plan(self) -> rules.BestOf:
         return rules.BestOf(
             self.best_of, semi_finals=self.best_of_semi_finals, final=self.best_of_final
@@ -170,6 +195,9 @@ class Entrant(models.Model):
     member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     entered = models.DateTimeField()
     seed = models.PositiveSmallIntegerField(null=True, blank=True)  # once drawn (1: the top)
+    # Seeding by hand: the organiser's number for this entrant before the draw (1: the top;
+    # none: ranked after the numbered, by rating).
+    hand_seed = models.PositiveSmallIntegerField(null=True, blank=True)
     group = models.PositiveSmallIntegerField(null=True, blank=True)  # a round robin's, from 1
     # Withdrawn after the draw: their remaining matches are walkovers (service.withdraw).
     withdrawn = models.DateTimeField(null=True, blank=True)
@@ -257,6 +285,7 @@ class Action(models.Model):
         DEADLINE = "deadline", _("set a new deadline")
         RECORD = "record", _("recorded a result played away")
         WITHDRAW = "withdraw", _("withdrew or disqualified a member")
+        SEEDING = "seeding", _("chose the seeding")
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="actions")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -270,6 +299,12 @@ class Action(models.Model):
     )  # fmt: skip
     key = models.CharField(max_length=16, blank=True)
     note = models.CharField(_("note"), max_length=200, blank=True)
+    # The draw's (and a choice of seeding's): how the entrants were ranked, and by which
+    # ladder's positions.
+    seeding = models.CharField(max_length=8, choices=Competition.Seeding.choices, blank=True)
+    ladder = models.ForeignKey(
+        "ladder.Ladder", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["pk"]

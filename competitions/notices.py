@@ -3,7 +3,8 @@
 member through or out, the champion. Each is a `competition_notice` (club/protocol/server_out.py)
 sent to the member's own group (every socket of theirs, in every process) once the transaction
 that made the news commits; a change rolled back tells nobody. The page words it in its own
-language (static/js/clubtext.js, `competitionText`)."""
+language (static/js/clubtext.js, `competitionText`); by e-mail too, when the club sends mail
+(competitions/mail.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.db import transaction
 
 from club.protocol import server_out
 from club.protocol.ipc import TextMessage
+from competitions import mail
 from competitions.models import Competition
 from game.protocol.ipc import user_group
 
@@ -25,11 +27,13 @@ def tell(
     at: datetime | None = None,
 ) -> None:  # fmt: skip
     """Tell `member` this news of `row` once the transaction commits."""
-    text = server_out.CompetitionNotice(
+    notice = server_out.CompetitionNotice(
         competition=row.pk, name=row.name, name_ru=row.name_ru, news=news, opponent=opponent,
         match=match, by=by, at=at,
-    ).text()  # fmt: skip
+    )  # fmt: skip
+    text = notice.text()
     transaction.on_commit(lambda: _send(member, text), robust=True)
+    transaction.on_commit(lambda: mail.tell(notice, member), robust=True)
 
 
 def _send(member: int, text: str) -> None:

@@ -4,7 +4,8 @@ what changed is told after the commit (`_changed`: the pages; competitions/notic
 players' news).
 
 A knockout, single or double elimination (docs/competitions.md): the draw ranks the entrants
-by club rating (`rules.seeding.by_rating`), draws the unseeded part from a seed it stores
+by the competition's seeding (`_ranking`, `rules.seeding.rank`: by club rating, by ladder
+position or by an organiser's hand, `set_seeding`), draws the unseeded part from a seed it stores
 (`rules.seeding.draw`), and stores the first round's places; the bracket
 (`rules.bracket.Bracket`: `single`, with the third-place match if chosen, or `double`, with
 the grand final's reset if chosen) is those places, the decisions made (`Decision` rows) and
@@ -19,13 +20,14 @@ the results they played; their match to be played now and each one to come are w
 the opponent (`rules.bracket.withdraw`).
 
 A round robin (docs/competitions.md, "Round robins in the club"): the draw ranks the entrants by
-club rating, draws each pot of the ranking from the stored seed and deals the groups by the
-snake (`rules.roundrobin.drawn`, `groups`); every group's fixtures, every round, are made at
-once by the circle method (`rules.roundrobin.schedule`), round n's window closing n windows
-after the draw. Each decided fixture is a `Decision` with its frames and breaks; the tables
-are those rows folded (`tables_of`, `rules.standings`). When every fixture is decided the top
-of a single group is the champion. A member who withdraws after the draw keeps the results
-they played; their remaining fixtures are walkovers to their opponents (`withdraw`).
+the competition's seeding (`_ranking`), draws each pot of the ranking from the stored seed and
+deals the groups by the snake (`rules.roundrobin.drawn`, `groups`); every group's fixtures,
+every round, are made at once by the circle method (`rules.roundrobin.schedule`), round n's
+window closing n windows after the draw. Each decided fixture is a `Decision` with its frames
+and breaks; the tables are those rows folded (`tables_of`, `rules.standings`). When every
+fixture is decided the top of a single group is the champion. A member who withdraws after the
+draw keeps the results they played; their remaining fixtures are walkovers to their opponents
+(`withdraw`).
 
 Locks are taken in the club's one order: the match, the fixture, the competition, the
 ratings. Everything that changes a competition holds its row (`select_for_update`), so two
@@ -36,7 +38,7 @@ Every function that reads the time takes `now`.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -119,20 +121,36 @@ def _changed(competition_id: int) -> None:
 
 
 # --- opening and entry -----------------------------------------------------------------------
+def _seeding(method: str, seeding_ladder_id: int | None, ladder_id: int | None) -> int | None:
+    """A seeding checked: a known method, and by ladder position a ladder to read (the one
+    chosen, or the competition's own). The ladder chosen for seeding, kept only for that."""
+    if method not in Competition.Seeding.values:
+        raise CompetitionError("bad_seeding", f"no seeding {method!r}")
+    if method != Competition.Seeding.LADDER:
+        return None
+    if seeding_ladder_id is None and ladder_id is None:
+        raise CompetitionError("no_seeding_ladder", "seeding by ladder position needs a ladder")
+    return seeding_ladder_id
+
+
 def open_competition(
     by: User, name: str, now: datetime, entry_deadline: datetime, *, name_ru: str = "",
     best_of: rules.BestOf | None = None, rated: bool = True, play_time: timedelta | None = None,
     format: str = Competition.Format.KNOCKOUT, groups: int = 1, cycles: int = 1,
     advance: int = 2, handicap: bool = False, third_place: bool = False, reset: bool = True,
     max_entrants: int | None = None, ladder_id: int | None = None,
+    seeding: str = Competition.Seeding.RATING, seeding_ladder_id: int | None = None,
 ) -> Competition:  # fmt: skip
     """An organiser opens a knockout (with a third-place match if `third_place`), a double
     elimination (with the grand final's reset if `reset`), a round robin of `groups` groups
     played `cycles` times round (each match the best of `best_of.rounds`), or such groups
     followed by a knockout of the top `advance` of each (played by `best_of`, with a
     third-place match if `third_place`), for entry until `entry_deadline`: by at most
-    `max_entrants` (none: no limit), only the members of the ladder `ladder_id` if given."""
+    `max_entrants` (none: no limit), only the members of the ladder `ladder_id` if given;
+    the draw seeded by `seeding` (by ladder position: `seeding_ladder_id`'s, or else
+    `ladder_id`'s: `_seeding`)."""
     _organiser(by)
+    seeding_ladder_id = _seeding(seeding, seeding_ladder_id, ladder_id)
     plan = best_of or rules.BestOf(3)
     if entry_deadline <= now:
         raise CompetitionError("deadline_passed", "entry must close in the future")
@@ -165,7 +183,7 @@ def open_competition(
             handicap=handicap, third_place=third_place, reset=reset, groups=groups,
             cycles=cycles, advance=advance, entry_deadline=entry_deadline, organiser=by,
             created=now, play_time=play_time or DEFAULT_PLAY_TIME, max_entrants=max_entrants,
-            ladder_id=ladder_id,
+            ladder_id=ladder_id, seeding=seeding, seeding_ladder_id=seeding_ladder_id,
         )  # fmt: skip
         _log(row, Action.Kind.OPEN, by, now)
         return row
@@ -266,12 +284,76 @@ def close_entry(competition_id: int, by: User, now: datetime, note: str = "") ->
         return row
 
 
+def set_seeding(
+    competition_id: int, by: User, now: datetime, method: str, *, ladder_id: int | None = None,
+    numbers: Mapping[int, int | None] | None = None, note: str = "",
+) -> Competition:  # fmt: skip
+    """An organiser chooses, before the draw, how it seeds the entrants (`method`): by club
+    rating, by position on a ladder (`ladder_id`, or else the competition's own) or by hand,
+    each entrant's number in `numbers` (member id -> number, 1 the top; each number once; an
+    entrant without one is ranked after the numbered, by rating; a member not entered is
+    passed over). Numbers given are kept whatever the method (an organiser may number, then
+    choose). In the audit log."""
+    _organiser(by)
+    with transaction.atomic():
+        row = _locked(competition_id)
+        if row.status not in (Status.OPEN, Status.CLOSED):
+            raise CompetitionError("drawn_already", "this competition is drawn already")
+        row.seeding_ladder_id = _seeding(method, ladder_id, row.ladder_id)
+        row.seeding = method
+        row.save(update_fields=["seeding", "seeding_ladder"])
+        if numbers is not None:
+            entrants = list(Entrant.objects.filter(competition=row))
+            entered = {e.member_id for e in entrants}
+            # A number for a member no longer entered (withdrawn while the organiser typed)
+            # is passed over.
+            given = {m: n for m, n in numbers.items() if n is not None and m in entered}
+            try:
+                seeding.by_numbers(given)
+            except IllegalRequest as exc:
+                raise CompetitionError(exc.code, exc.detail) from None
+            for e in entrants:
+                e.hand_seed = given.get(e.member_id)
+            Entrant.objects.bulk_update(entrants, ["hand_seed"])
+        _log_seeding(row, Action.Kind.SEEDING, by, now, note)
+        return row
+
+
+def _log_seeding(row: Competition, kind: str, by: User, now: datetime, note: str) -> Action:
+    """The audit log's line for the seeding chosen, or the draw: it says how the entrants are
+    ranked (and by which ladder)."""
+    ladder = row.ranking_ladder_id if row.seeding == Competition.Seeding.LADDER else None
+    return Action.objects.create(
+        competition=row, kind=kind, by=by, at=now, note=note[:200], seeding=row.seeding,
+        ladder_id=ladder,
+    )  # fmt: skip
+
+
+def _ranking(row: Competition, entrants: Sequence[Entrant]) -> tuple[int, ...]:
+    """The entrants ranked for the draw by the competition's seeding (`rules.seeding.rank`):
+    by club rating; by position on its ladder; by the organiser's numbers. Either of the last
+    two puts those the ladder or the organiser left out after, by rating."""
+    members = [e.member_id for e in entrants]
+    found = Rating.objects.filter(member_id__in=members).values_list("member_id", "rating")
+    order: Sequence[int] = ()
+    ladder = row.ranking_ladder_id
+    if row.seeding == Competition.Seeding.LADDER and ladder is not None:
+        rungs = Rung.objects.filter(ladder_id=ladder, member_id__in=members)
+        order = list(rungs.order_by("position").values_list("member_id", flat=True))
+    elif row.seeding == Competition.Seeding.HAND:
+        order = seeding.by_numbers(
+            {e.member_id: e.hand_seed for e in entrants if e.hand_seed is not None}
+        )
+    return seeding.rank(seeding.Method(row.seeding), members, dict(found), order)
+
+
 # --- the draw ----------------------------------------------------------------------------------
 def draw(
     competition_id: int, by: User, now: datetime, seed: int | None = None, note: str = ""
 ) -> Competition:
     """An organiser draws the competition (entry closes if it was open). A knockout or a
-    double elimination: the entrants ranked by club rating, the rest of the draw from a stored
+    double elimination: the entrants ranked by the competition's seeding (`_ranking`; the
+    audit log's line says which), the rest of the draw from a stored
     seed (`rules.seeding.draw`; a new random one unless given, as a test gives it), byes to
     the top seeds; the first round's fixtures are made. A round robin: `_draw_groups`."""
     _organiser(by)
@@ -279,15 +361,13 @@ def draw(
         row = _locked(competition_id)
         if row.status not in (Status.OPEN, Status.CLOSED):
             raise CompetitionError("drawn_already", "this competition is drawn already")
-        _log(row, Action.Kind.DRAW, by, now, note=note)
+        _log_seeding(row, Action.Kind.DRAW, by, now, note)
         if row.round_robin:
             _draw_groups(row, secrets.randbits(48) if seed is None else seed, now)
             return row
         entrants = list(Entrant.objects.filter(competition=row).order_by("pk"))
-        members = [e.member_id for e in entrants]
-        found = Rating.objects.filter(member_id__in=members).values_list("member_id", "rating")
         try:
-            ranking = seeding.by_rating(members, dict(found))
+            ranking = _ranking(row, entrants)
             made = seeding.draw(ranking, secrets.randbits(48) if seed is None else seed)
         except IllegalRequest as exc:
             raise CompetitionError(exc.code, exc.detail) from None
@@ -402,10 +482,8 @@ def _draw_groups(row: Competition, seed: int, now: datetime) -> None:
     """A round robin's draw (the module's docstring): seeds, groups and every fixture. (The
     caller holds the competition's row.)"""
     entrants = list(Entrant.objects.filter(competition=row).select_related("member"))
-    members = [e.member_id for e in entrants]
-    found = Rating.objects.filter(member_id__in=members).values_list("member_id", "rating")
     try:
-        seeds = roundrobin.drawn(seeding.by_rating(members, dict(found)), row.groups, seed)
+        seeds = roundrobin.drawn(_ranking(row, entrants), row.groups, seed)
         dealt = roundrobin.groups(seeds, row.groups)
     except IllegalRequest as exc:
         raise CompetitionError(exc.code, exc.detail) from None

@@ -43,6 +43,11 @@ ERRORS: dict[str, Promise] = {
         "Only a match not decided and not begun at the table can be recorded."
     ),
     "bad_frames": gettext_lazy("The winner wins the frames needed, the loser fewer."),
+    "bad_seeding": gettext_lazy("There is no such seeding."),
+    "no_seeding_ladder": gettext_lazy("Seeding by ladder position needs a ladder."),
+    "bad_seed_number": gettext_lazy("A seed number is 1 or more."),
+    "seed_number_twice": gettext_lazy("Each seed number may be given to one entrant only."),
+    "duplicate_entrant": gettext_lazy("An entrant is listed twice."),
 }
 
 # The tie-breaks of a round robin's table, in the words its page lists them

@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -43,6 +44,7 @@ from competitions.text import (
 )
 from fixtures.models import Fixture
 from ladder.models import Ladder
+from members.models import Member
 from rules import bracket as rules
 from rules import standings
 
@@ -75,8 +77,33 @@ def competitions_page(request: HttpRequest) -> HttpResponse:
         "in_play": [c for c in rows if c.status == Status.IN_PLAY],
         "finished": [c for c in rows if c.status == Status.FINISHED],
         "may_organise": service.may_organise(request.user),
+        # The news by e-mail, on or off: offered when the club sends mail (competitions/mail.py).
+        "mail": _mail_choice(request) if settings.EMAIL_HOST else None,
     }
     return render(request, "competitions/list.html", context)
+
+
+def _mail_choice(request: HttpRequest) -> bool | None:
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    chosen = Member.objects.filter(user=user).values_list("competition_mail", flat=True)
+    return next(iter(chosen), True)
+
+
+@login_required
+@require_POST
+def mail_choice(request: HttpRequest) -> HttpResponse:
+    """A member's competitions' news by e-mail too, or on the site only."""
+    on = request.POST.get("mail") == "on"
+    Member.objects.filter(user=_member(request)).update(competition_mail=on)
+    messages.success(
+        request,
+        gettext("Your competitions' news will come by e-mail too.")
+        if on
+        else gettext("Your competitions' news will come on the site only."),
+    )
+    return redirect("competitions")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +156,11 @@ _SIDES = {
 }
 
 
+# A fixture's match is read for whether it has begun: not its state at the table (the frames,
+# the balls: JSON to parse, a fixture each, on a page of hundreds).
+_MATCH_STATE = ("fixture__match__state",)
+
+
 def _state(m: rules.Match, fixture: Fixture | None) -> str:
     if m.decision is not None:
         if m.decision.how in (rules.How.BYE, rules.How.EMPTY):
@@ -165,6 +197,7 @@ def _sections(
         for p in Pairing.objects.filter(competition=row)
         .exclude(key__startswith="g")
         .select_related("fixture__match")
+        .defer(*_MATCH_STATE)
     }
     rounds: dict[tuple[rules.Side, int], list[Shown]] = {}
     for m in rules.matches(bracket).values():
@@ -259,7 +292,8 @@ def _round_robin(
         groups.append(Group(number, group_name(number), rows))
     rounds: dict[int, list[Shown]] = {}
     pairings = Pairing.objects.filter(competition=row, key__startswith="g")
-    for p in pairings.select_related("fixture__match").order_by("pk"):
+    group_names: dict[int, str] = {}
+    for p in pairings.select_related("fixture__match").defer(*_MATCH_STATE).order_by("pk"):
         fixture, decision = p.fixture, by_key.get(p.key)
         group, number, _ = service.parse_rr_key(p.key)
         state = _rr_state(decision, fixture)
@@ -278,7 +312,7 @@ def _round_robin(
                 fixture.play_by, fixture.start_at, fixture.pk, mine, fixture.proposed_start,
                 names.get(proposer) if proposer is not None else None,
                 mine and proposer is not None and proposer != me,
-                group_name(group) if several else "",
+                group_names.setdefault(group, group_name(group)) if several else "",
             )
         )  # fmt: skip
     # Before a knockout, the groups' rounds are `group-round-<n>`; the bracket's `round-<n>`.
@@ -301,6 +335,11 @@ def _round_robin(
 @require_safe
 def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
     context = _live(request, competition_id)
+    if context["may_organise"] and not context["drawn"]:
+        # The organisers' seeding form before the draw (outside the live part): the ladders
+        # it may seed by.
+        context["seeding_choices"] = Competition.Seeding.choices
+        context["ladders"] = list(Ladder.objects.all())
     # Its chat room (docs/chat.md): on the page, never in the part read again on a change.
     context["chat_room"] = club_chat.page_context(
         "competition", context["competition"].pk, request.user
@@ -319,7 +358,8 @@ def competition_live(request: HttpRequest, competition_id: int) -> HttpResponse:
 def _live(request: HttpRequest, competition_id: int) -> dict[str, Any]:
     """What a competition's page shows, for the viewer."""
     row = get_object_or_404(
-        Competition.objects.select_related("champion", "ladder"), pk=competition_id
+        Competition.objects.select_related("champion", "ladder", "seeding_ladder"),
+        pk=competition_id,
     )
     entrants = list(
         Entrant.objects.filter(competition=row)
@@ -359,7 +399,9 @@ def _live(request: HttpRequest, competition_id: int) -> dict[str, Any]:
         # The audit log: the club's members read it (how their competition was run is theirs
         # to know); a visitor does not.
         "actions": (
-            list(Action.objects.filter(competition=row).select_related("by", "member"))
+            list(
+                Action.objects.filter(competition=row).select_related("by", "member", "ladder")
+            )
             if me is not None else []
         ),
     }  # fmt: skip
@@ -417,6 +459,21 @@ class NewForm(forms.Form):
         empty_label=gettext_lazy("Any member"),
         help_text=gettext_lazy("Or only the members of a ladder."),
     )  # fmt: skip
+    seeding = forms.ChoiceField(
+        label=gettext_lazy("Seeding"), choices=Competition.Seeding.choices, initial="rating",
+        required=False,
+        help_text=gettext_lazy(
+            "How the draw ranks the entrants. By hand: you number them on the competition's "
+            "page before the draw."
+        ),
+    )  # fmt: skip
+    seeding_ladder = forms.ModelChoiceField(
+        label=gettext_lazy("Ladder for seeding"), queryset=Ladder.objects.all(), required=False,
+        empty_label=gettext_lazy("The ladder of who may enter"),
+        help_text=gettext_lazy(
+            "By ladder position: those not on the ladder come after those on it, by rating."
+        ),
+    )  # fmt: skip
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
     handicap = forms.BooleanField(
         label=gettext_lazy("Handicapped"),
@@ -463,9 +520,12 @@ def new_competition(request: HttpRequest) -> HttpResponse:
                 third_place=data["third_place"], reset=data["reset"],
                 max_entrants=data["max_entrants"],
                 ladder_id=data["ladder"].pk if data["ladder"] else None,
+                seeding=data["seeding"] or Competition.Seeding.RATING,
+                seeding_ladder_id=data["seeding_ladder"].pk if data["seeding_ladder"] else None,
             )  # fmt: skip
         except CompetitionError as exc:
-            form.add_error("entry_deadline", error_text(exc.code))
+            field = "seeding" if exc.code == "no_seeding_ladder" else "entry_deadline"
+            form.add_error(field, error_text(exc.code))
         else:
             return redirect("competition", competition_id=row.pk)
     return render(request, "competitions/new.html", {"form": form})
@@ -535,6 +595,40 @@ def draw(request: HttpRequest, competition_id: int) -> HttpResponse:
         request, competition_id, gettext("The draw is made."),
         lambda: service.draw(competition_id, member, timezone.now(), note=_note(request)),
     )  # fmt: skip
+
+
+@login_required
+@require_POST
+def seeding(request: HttpRequest, competition_id: int) -> HttpResponse:
+    """An organiser chooses how the draw seeds (`method`: rating, ladder, hand; `ladder`: a
+    ladder's id, for seeding by its positions) and, for seeding by hand, numbers the entrants
+    (`seed-<member id>`: 1 the top; left empty, after the numbered, by rating)."""
+    if refused := _by_organiser(request):
+        return refused
+    by = _member(request)
+    method = str(request.POST.get("method", ""))[:8]
+    ladder = _number(request.POST.get("ladder", ""))
+    numbers: dict[int, int | None] = {}
+    for field, value in request.POST.items():
+        if field.startswith("seed-") and (member := _number(field.removeprefix("seed-"))):
+            number = _number(value)
+            if number is None and str(value).strip():
+                return _refusal(request, CompetitionError("bad_seed_number", "not a number"))
+            numbers[member] = number
+    return _act(
+        request, competition_id, gettext("The seeding is saved."),
+        lambda: service.set_seeding(
+            competition_id, by, timezone.now(), method, ladder_id=ladder,
+            numbers=numbers if any(f.startswith("seed-") for f in request.POST) else None,
+            note=_note(request),
+        ),
+    )  # fmt: skip
+
+
+def _number(value: object) -> int | None:
+    """A whole number from a form's field; none if empty or not one."""
+    text = str(value).strip()
+    return int(text) if text.isdigit() and len(text) < 6 else None
 
 
 @login_required

@@ -91,14 +91,18 @@ def say(
     """Store `user`'s line in the match's `room`, or raise `chat.ChatRefused` (or a
     `ServiceError` for a match that is not there); `address`: the socket's client, whose
     rate the line counts against (chat.service.say)."""
-    row = Match.objects.filter(pk=match_id).first()
+    # Not the match's state (its balls and frames, decoded): a practice table's seat alone
+    # reads it (`seat_of`, then loading it).
+    row = (
+        Match.objects.filter(pk=match_id).only("status", "practice", "player_a", "player_b").first()
+    )
     if row is None:
         raise ServiceError("not_found", "no such match")
     player = seat_of(row, user) is not None
     finished = _finished(row)
     said = chat.say(
         chat.room(room, match_id), user, text, now, preset=preset, player=player,
-        finished=finished, played=played(user), address=address,
+        finished=finished, played=lambda: played(user), address=address,
     )  # fmt: skip
     text_out = server_out.Line(room=room, line=line_out(said)).text()
     message: LineMessage = {

@@ -20,6 +20,7 @@ the flood guard and the backlog, one hello, clean-up) is game/sockets.py's.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import UTC, datetime
 from typing import Any
@@ -29,7 +30,7 @@ from django.conf import settings
 from django.utils import translation
 
 from accounts import addresses
-from chat.service import ChatRefused, blocked_by, shown_to
+from chat.service import ChatRefused, blocked_by, shown_to, within_room_rate
 from game import chat, clock, logs, presence, service
 from game.aims import AIMS
 from game.broadcast import LATEST, event_message, turn_of
@@ -41,6 +42,7 @@ from game.heartbeats import HEARTBEATS
 from game.models import Match
 from game.protocol import (
     CLOSE_NOT_FOUND,
+    CLOSE_UNAVAILABLE,
     PROTOCOL_VERSION,
     client_in,
     server_out,
@@ -62,10 +64,12 @@ from game.sockets import Socket
 from game.supervise import DEPENDENCIES
 from game.text import error_text, language_of, timed_out_text
 from game.turns import NO_TURN, Turn
-from game.work import play
+from game.work import detach, play, talk
 from rules.state import Player
 
 log = logging.getLogger(__name__)
+
+SAYS_WAITING = 4  # a socket's chat lines waiting to be stored at once; more: `chat_busy`
 
 
 class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
@@ -81,12 +85,14 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     blocked: frozenset[int] = frozenset()  # the members whose lines this member never sees
     players_shown: bool = False  # a spectator reads the players' room (game/chat.py)
     own_group: str | None = None  # the member's own group, once joined (`greet`)
+    saying: int = 0  # the socket's chat lines waiting to be stored (`_say`)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # The match's broadcasts come from the process's relay (game/fanout.py), not through
         # dispatch; they wait for this socket's own handler to finish, as dispatch's do.
         self.inbox = Inbox(self.handle, self._quick, self.lock)
+        self.say_lock = asyncio.Lock()  # the socket's lines stored one at a time, in order
 
     @property
     def room(self) -> int:
@@ -243,14 +249,42 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             await self.send(text)
 
     async def _say(self, message: client_in.Say) -> None:
-        """A chat line: stored, sent to this socket first, then to the match's group (whose
+        """A chat line, stored by a task of the socket's own (`_store_line`): the socket goes
+        on taking its messages, and the match's events, meanwhile. At most `SAYS_WAITING` of
+        its lines wait for the database at once; more are refused `chat_busy`."""
+        if self.saying >= SAYS_WAITING:
+            await self._error("chat_busy", "the room is busy; try again in a moment",
+                              message.client_id)  # fmt: skip
+            return
+        self.saying += 1
+        detach(self._store_line(message))
+
+    async def _store_line(self, message: client_in.Say) -> None:
+        """The socket's lines one at a time, in the order said (`_said`); the database or
+        Redis away under one closes the socket as under any handler (game/sockets.py)."""
+        try:
+            async with self.say_lock:
+                await self._said(message)
+        except Exception as exc:
+            if DEPENDENCIES.failed(exc, "a chat line") is None:
+                raise
+            await self._close(CLOSE_UNAVAILABLE)
+        finally:
+            self.saying -= 1
+
+    async def _said(self, message: client_in.Say) -> None:
+        """A chat line: within its room's rate (the spectators' room's: `chat_busy` past it,
+        before any database work), stored (on the chat's own database thread:
+        game/work.py `talk`), sent to this socket first, then to the match's group (whose
         copy this socket skips). A refusal never closes a member's socket."""
         user = self.scope.get("user")
         try:
-            told = await database_sync_to_async(chat.say)(
-                self.match_id, user, message.room, message.text, message.preset, clock.now(),
-                self.channel_name, addresses.of_scope(self.scope),
-            )  # fmt: skip
+            # The room's own rate first, in memory: a busy room's line past it costs nothing.
+            with within_room_rate(message.room, self.match_id):
+                told = await talk(
+                    chat.say, self.match_id, user, message.room, message.text, message.preset,
+                    clock.now(), self.channel_name, addresses.of_scope(self.scope),
+                )  # fmt: skip
         except ChatRefused as exc:
             if exc.code == "chat_timed_out":
                 out = await database_sync_to_async(chat.timeout_of)(user, clock.now())

@@ -28,6 +28,13 @@ crowd of a thousand. Here it is once per process.
 - An inbox holds at most `INBOX` messages; more are dropped, as the channel layer drops
   messages to a full channel: the version check fills the gap later, from `TABLES` or the
   database.
+- The chat waits behind the play (`BEHIND`: a line, a moderator's action on the lines):
+  the relay receives every message as it comes (a task of its own) and hands out whatever
+  of the play has come before any chat message waiting, between the sockets of a line too;
+  a socket's inbox sends the play's waiting messages before the chat's. Each keeps its own
+  order (a line before its deletion), so a burst of lines never holds up a stroke's event
+  (docs/chat.md, "Load"); and while a player's request is being answered, the chat's
+  messages wait (game/work.py `behind_the_players`: a few ms, half a second at most).
 
 A message to one socket (an error, an ack, a pong, a log) is sent by its consumer directly.
 The per-socket channel stays for the socket's identity (presence rows, an aim's sender).
@@ -56,7 +63,7 @@ from game.greetings import TABLES
 from game.protocol.ipc import EventMessage, group_name
 from game.shotclocks import CLOCKS
 from game.supervise import DEPENDENCIES, RETRY
-from game.work import detach, players_waiting
+from game.work import behind_the_players, detach, players_waiting
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +81,9 @@ STOP = "fanout.stop"  # the relay's own message to itself: leave the group and e
 # for taking fewer turns.
 SLICE = 0.0005  # seconds, while a player waits (game.work.players_waiting)
 CROWD_SLICE = 0.004  # seconds, otherwise
+# The chat's messages, which wait behind the play's: a line and a moderator's action on the
+# lines (in their own order: a line before its deletion).
+BEHIND = frozenset({"match.line", "match.moderated"})
 
 
 class Inbox:
@@ -89,28 +99,31 @@ class Inbox:
         self.handle = handle  # the socket's handler for a message (may read the database)
         self.quick = quick  # whether handling a message now needs no database
         self.lock = lock or asyncio.Lock()  # the socket's own (game/sockets.py)
-        self.waiting: deque[Message] = deque()
+        self.waiting: deque[Message] = deque()  # the play's
+        self.later: deque[Message] = deque()  # the chat's (`BEHIND`), sent after the play's
         self.draining: asyncio.Task[None] | None = None
 
     async def offer(self, message: Message) -> None:
         """Handle `message` now if that holds up nobody, else queue it for the socket's task."""
-        if self.waiting or self.lock.locked() or not self.quick(message):
+        if self.waiting or self.later or self.lock.locked() or not self.quick(message):
             self._queue(message)
             return
         async with self.lock:  # free: taken without a pause, so nothing came in between
             await self._handled(message)
 
     def _queue(self, message: Message) -> None:
-        if len(self.waiting) >= INBOX:
+        queue = self.later if message["type"] in BEHIND else self.waiting
+        if len(self.waiting) + len(self.later) >= INBOX:
             return  # dropped, as by a full channel: the version check fills the gap
-        self.waiting.append(message)
+        queue.append(message)
         if self.draining is None or self.draining.done():
             self.draining = asyncio.get_running_loop().create_task(self._drain())
 
     async def _drain(self) -> None:
         async with self.lock:
-            while self.waiting:
-                await self._handled(self.waiting.popleft())
+            while self.waiting or self.later:
+                queue = self.waiting or self.later
+                await self._handled(queue.popleft())
 
     async def _handled(self, message: Message) -> None:
         try:
@@ -121,6 +134,7 @@ class Inbox:
 
     def close(self) -> None:
         self.waiting.clear()
+        self.later.clear()
         if self.draining is not None and not self.draining.get_loop().is_closed():
             self.draining.cancel()
 
@@ -147,7 +161,13 @@ class _Relay:
         self.channel: str | None = None
         loop = asyncio.get_running_loop()
         self.ready: asyncio.Future[None] = loop.create_future()  # in the group
+        # What has come and is not handed out yet: the play's, then the chat's (`BEHIND`).
+        self.play: deque[Message] = deque()
+        self.chat: deque[Message] = deque()
+        self.came = asyncio.Event()
+        self.handing = loop.create_task(self._hand_out_all())
         self.task = loop.create_task(self._run())
+        self.task.add_done_callback(lambda _: self.handing.cancel())
         self.messages = 0  # received on the channel (tests and benchmarks read it)
 
     def empty(self) -> bool:
@@ -211,7 +231,8 @@ class _Relay:
                     return True
                 self.messages += 1
                 self._once(message)
-                await self._hand_out(message)
+                (self.chat if message["type"] in BEHIND else self.play).append(message)
+                self.came.set()
         finally:
             # Bounded: on a server's way out Redis may not answer any more; an entry left
             # behind expires with the group.
@@ -239,9 +260,31 @@ class _Relay:
         elif kind == "match.moderated":
             HELD.moderated(self.match_id, message)
 
-    async def _hand_out(self, message: Message) -> None:
+    async def _hand_out_all(self) -> None:
+        """Hand out what has come, in order, the play's before the chat's."""
+        while True:
+            await self.came.wait()
+            self.came.clear()
+            while self.play or self.chat:
+                try:
+                    if self.play:
+                        await self._hand_out(self.play.popleft())
+                        continue
+                    await behind_the_players()  # a stroke being answered goes first
+                    if not self.play:
+                        await self._hand_out(self.chat.popleft(), behind=True)
+                except Exception:  # a bug in one message's hand-out is not the relay's end
+                    log.exception("a relay failed to hand out a message (match %s)",
+                                  self.match_id)  # fmt: skip
+
+    async def _hand_out(self, message: Message, behind: bool = False) -> None:
+        """Offer `message` to every socket here; a chat message (`behind`) lets whatever of
+        the play comes meanwhile go first, to every socket, wherever it is in the crowd."""
         began = time.monotonic()
         for socket in [*self.players, *self.spectators]:
+            if behind:
+                while self.play:
+                    await self._hand_out(self.play.popleft())
             await socket.inbox.offer(message)
             held = time.monotonic() - began
             if held >= SLICE and (held >= CROWD_SLICE or players_waiting()):
@@ -283,12 +326,16 @@ class _Fanout:
         if relay.empty():
             del self.relays[socket.match_id]
             detach(relay.stop())
+            # Its chat lines were kept current by this relay, which hears no more of them: a
+            # process serving match after match for months must not hold every room it served.
+            HELD.forget(socket.match_id)
 
     def reset(self) -> None:
         """A clean process (tests: each runs on its own event loop)."""
         for relay in self.relays.values():
             if not relay.task.get_loop().is_closed():
                 relay.task.cancel()
+                relay.handing.cancel()
         self.relays.clear()
 
 

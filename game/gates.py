@@ -161,7 +161,9 @@ class _Gate:
     def member_from(self, address: str) -> None:
         """A member's live session opened a socket from `address`: its connections are never
         closed at accept (`closed_at_accept`), where nothing yet says who is knocking."""
-        self.members[address] = clock.monotonic()
+        now = self.members[address] = clock.monotonic()
+        if now - self.swept > 60:
+            self._sweep(now)  # (not only when strangers knock: members' addresses pile up too)
 
     def closed_at_accept(self, address: str) -> bool:
         """Close a connection from `address` as it is accepted, before a byte of it is read
@@ -204,6 +206,9 @@ class _Gate:
         forgive = settings.SNOOKER["FLOOD_FORGIVE"]
         self.strikes = {a: s for a, s in self.strikes.items() if now - s[1] <= forgive}
         self.members = {a: t for a, t in self.members.items() if now - t <= MEMBER_KEPT}
+        # A wait that is over and whose address never came back (a turned-away address is
+        # forgotten when it knocks again, `turned_away`, not when it does not).
+        self.penalised = {a: until for a, until in self.penalised.items() if until > now}
 
     def leave(self, address: str, match_id: int, member: int | None = None) -> None:
         self.addresses[address] -= 1

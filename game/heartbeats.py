@@ -143,6 +143,14 @@ class _Heartbeats:
             await tell_presence(match_id, info)
             if last is None or last.spectators != info.spectators:
                 match_changed.send(sender=Match, match_id=match_id)  # the number watching
+        # What was told of a match no socket here serves any more (its last one's going, told
+        # above) is forgotten: the process keeps presence for the matches it serves, not for
+        # every match it ever served (a held going keeps it until it is told).
+        served = set(self.channels.values())
+        for match_id in matches:
+            if match_id not in served and match_id not in self.held:
+                self.presence.pop(match_id, None)
+                self.counted.pop(match_id, None)
 
     async def _look_again(self, wait: float, match_id: int) -> None:
         await clock.sleep(wait)

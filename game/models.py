@@ -80,7 +80,29 @@ class Match(models.Model):
                 fields=["position"],
                 name="live_position",
                 condition=models.Q(status="live", practice=False, position__isnull=False),
-            )
+            ),
+            # The live matches, by id: what the lobby lists and counts, the no-shows' and the
+            # idle computer's passes and the computer's resume pass read (every few seconds,
+            # in every process). The finished and abandoned ones, kept for ever, are not in
+            # it, so those reads cost what the live matches are, not the club's age.
+            models.Index(fields=["id"], name="live_matches", condition=models.Q(status="live")),
+            # A member's own live matches (the lobby's welcome): not their whole history.
+            models.Index(
+                fields=["player_a"], name="live_by_player_a", condition=models.Q(status="live")
+            ),
+            models.Index(
+                fields=["player_b"], name="live_by_player_b", condition=models.Q(status="live")
+            ),
+            # A member's matches (as player A: the computer is always B) made in the last hour
+            # (computer/service.py, the limit per hour): not through all they ever played.
+            models.Index(fields=["player_a", "created"], name="matches_by_player_a_made"),
+            # Rated finished matches by their making: the ratings' catch-up pass
+            # (club.friendlies.missed, every settling pass) reads the recent ones only.
+            models.Index(
+                fields=["created"],
+                name="rated_finished",
+                condition=models.Q(status="finished", rated=True),
+            ),
         ]
         constraints = [
             models.CheckConstraint(

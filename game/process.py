@@ -27,6 +27,7 @@ game/broadcast.py); the database holds the truth.
 
 from __future__ import annotations
 
+from chat.service import ROOM_RATES
 from game import supervise, work
 from game.aims import AIMS
 from game.broadcast import LATEST
@@ -52,3 +53,4 @@ def reset() -> None:
     supervise.reset()
     AIMS.reset()
     HELD.reset()
+    ROOM_RATES.clear()

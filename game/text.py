@@ -68,6 +68,7 @@ ERRORS: dict[str, Promise] = {
     "chat_address_flood": gettext_lazy(
         "Too many lines from your address, yours and others' there together: wait a few seconds."
     ),
+    "chat_busy": gettext_lazy("The room is busy: wait a moment and say it again."),
     "chat_presets_only": gettext_lazy("Guests may send only the preset phrases."),
     "chat_not_allowed": gettext_lazy("You cannot write in this room."),
     "chat_timed_out": gettext_lazy("You are timed out of the chat."),

@@ -3,6 +3,10 @@
 - `play`: the players' requests (and the shot clock's) on a database thread of their own, so
   that no crowd's comings and goings (queued on channels' one shared database thread) delay a
   stroke.
+- `talk`: the chat's lines stored on a database thread of their own, so that a crowd's lines
+  waiting to be stored hold up neither a stroke's nor the crowd's comings and goings (its
+  hellos, on channels' shared thread); a crowd's lines are bounded by each room's rate
+  before they come here (chat.service `within_room_rate`; docs/chat.md, "Load").
 - `keep_presence`: the presence heartbeat's writes on a database thread of their own too, so that
   nothing that holds another thread (a broadcast on commit waiting for a Redis that hangs)
   holds up the rows that say who is at the table (issue 37).
@@ -29,7 +33,12 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 _PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
 _BEAT = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beat")
+_TALK = ThreadPoolExecutor(max_workers=1, thread_name_prefix="talk")
 _WAITING = [0]  # requests in `play` now: on the thread, or their answer on its way back
+# The chat waits behind the players' requests (`behind_the_players`), looking again every
+# CHAT_POLL seconds, never longer than CHAT_WAITS (strokes back to back would starve it).
+CHAT_POLL = 0.002
+CHAT_WAITS = 0.5
 
 
 def players_waiting() -> bool:
@@ -57,6 +66,24 @@ async def keep_presence(work: Callable[..., _T], *args: Any) -> _T:
     """Run the presence heartbeat's database work on its own thread (as `play`)."""
     result: _T = await _on(_BEAT, work)(*args)
     return result
+
+
+async def talk(work: Callable[..., _T], *args: Any) -> _T:
+    """Store a chat line (and read what its rules need) on the chat's own thread (as `play`),
+    once no player's request is being answered (`behind_the_players`)."""
+    await behind_the_players()
+    result: _T = await _on(_TALK, work)(*args)
+    return result
+
+
+async def behind_the_players() -> None:
+    """Wait while a player's request is being answered (up to `CHAT_WAITS`): the chat's work
+    (storing a line, handing it out) takes the interpreter's time the stroke needs, and
+    waits a few milliseconds instead."""
+    waited = 0.0
+    while players_waiting() and waited < CHAT_WAITS:
+        await asyncio.sleep(CHAT_POLL)
+        waited += CHAT_POLL
 
 
 def _on(executor: ThreadPoolExecutor, work: Callable[..., _T]) -> Callable[..., Any]:

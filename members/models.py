@@ -29,6 +29,8 @@ class Member(models.Model):
     folded = models.CharField(max_length=150, db_index=True)
     # The zone the member reads and types times in (accounts/zones.py); blank: the browser's.
     time_zone = models.CharField(max_length=64, blank=True, default="")
+    # Their competitions' news by e-mail too, when the club sends mail (competitions/mail.py).
+    competition_mail = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return self.folded
@@ -69,7 +71,13 @@ class MatchFigures(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "player"], name="figures_once_per_player"),
         ]
-        indexes = [models.Index(fields=["player", "-finished"], name="figures_by_player")]
+        indexes = [
+            models.Index(fields=["player", "-finished"], name="figures_by_player"),
+            # The lobby's latest results (members/templatetags/records.py: seat A's rows, the
+            # newest first), read on every lobby page: the latest ten from the index, not a
+            # sort of every match the club ever finished.
+            models.Index(fields=["seat", "-finished", "-match"], name="figures_recent"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} in match {self.match_id}"

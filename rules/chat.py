@@ -56,6 +56,7 @@ Refusal = Literal[
     "chat_unknown_preset",  # no such preset phrase
     "chat_no_links",  # a new member's line holds a link
     "chat_panic",  # the lobby is for members of some standing for now (the panic switch)
+    "chat_busy",  # the room is past its own rate, whoever writes (SNOOKER_CHAT_ROOM_RATE)
 ]
 
 # A new member (their first day, or before their first finished match) writes no links, as on
@@ -174,6 +175,46 @@ def counted_per_address(kind: RoomKind) -> bool:
     writers are each held to the flood limit and where nobody sharing a player's address (a
     clubhouse's) may keep the player from their opponent."""
     return kind != "players"
+
+
+def counted_per_room(kind: RoomKind) -> bool:
+    """Whether a line in a room of `kind` counts against the room's own rate (slow mode, as
+    busy rooms elsewhere have it: the room's cost is bounded however many write in it). Every
+    room a crowd may write in; not a match's players' room, whose two writers are each held
+    to the flood limit."""
+    return kind != "players"
+
+
+def room_rate(rate: str) -> tuple[int, float]:
+    """A room's rate, `count/period` (10/2s, 5/s: a django-ratelimit rate's shape), as a
+    bucket's: `count` lines at once, refilled at `count` a `period` (in seconds)."""
+    count, period = rate.split("/")
+    unit = {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[-1]]
+    seconds = max(1, int(period[:-1] or 1) * unit)
+    return int(count), int(count) / seconds
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A room's rate as a token bucket: `left` lines it may take now, as of `at` (seconds,
+    any monotonic clock)."""
+
+    left: float
+    at: float
+
+
+def take(tokens: Tokens | None, now: float, burst: int, per_second: float) -> Tokens | None:
+    """The bucket once one more line is taken at `now`, or None if it is empty (the line is
+    refused); a room never seen starts full (`tokens` None)."""
+    left = burst if tokens is None else min(burst, tokens.left + (now - tokens.at) * per_second)
+    if left < 1:
+        return None
+    return Tokens(left - 1, now)
+
+
+def give_back(tokens: Tokens, burst: int) -> Tokens:
+    """The bucket with a line taken from it given back (the line was refused after all)."""
+    return Tokens(min(burst, tokens.left + 1), tokens.at)
 
 
 def may_write(kind: RoomKind, writer: Writer, preset: bool) -> Refusal | None:

@@ -7,8 +7,9 @@ stores, so a draw can be shown to be fair and repeated exactly (`draw`).
 
 - **Seeding** ranks the entrants: by club rating (`by_rating`, highest first), by ladder
   position (`by_ladder`, the top first, then those not on the ladder by rating) or by hand (an
-  organiser's order, checked by `by_hand`). A tie is broken by the member id, so the ranking is
-  a function of its inputs.
+  organiser's order, checked by `by_hand`); `rank` picks one by the competition's `Method`,
+  an organiser's numbers given by hand read by `by_numbers`. A tie is broken by the member id,
+  so the ranking is a function of its inputs.
 - **The draw** keeps the top `seeded` entrants where the ranking put them and draws the rest
   at random among the remaining seed numbers (`draw`: Fisher–Yates, `shuffle`).
 - **The bracket's order** is the standard one (`bracket_order`): in a bracket of 16, seed 1
@@ -24,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from rules.errors import IllegalRequest
 
@@ -57,6 +59,45 @@ def by_hand(entrants: Sequence[int], ranking: Sequence[int]) -> tuple[int, ...]:
     if sorted(ranking) != sorted(entrants):
         raise IllegalRequest("seeding_not_entrants", "a ranking by hand lists every entrant once")
     return tuple(ranking)
+
+
+class Method(StrEnum):
+    """How a competition's entrants are ranked for its draw."""
+
+    RATING = "rating"  # by club rating (`by_rating`)
+    LADDER = "ladder"  # by a ladder's positions, then the rest by rating (`by_ladder`)
+    HAND = "hand"  # an organiser's order, then those left unnumbered by rating
+
+
+def by_numbers(numbers: Mapping[int, int]) -> tuple[int, ...]:
+    """The members an organiser numbered by hand (member -> number, 1 the top), in the order
+    of their numbers; the numbers need not run on (1, 2, 5 is an order), but each is positive
+    and given once."""
+    if any(n < 1 for n in numbers.values()):
+        raise IllegalRequest("bad_seed_number", "a seed number is 1 or more")
+    if len(set(numbers.values())) != len(numbers):
+        raise IllegalRequest("seed_number_twice", "each seed number is given once")
+    return tuple(sorted(numbers, key=lambda m: numbers[m]))
+
+
+def rank(
+    method: Method, entrants: Sequence[int], ratings: Mapping[int, float],
+    order: Sequence[int] = (),
+) -> tuple[int, ...]:  # fmt: skip
+    """The entrants ranked for the draw by `method`: by rating; by ladder position (`order`:
+    the ladder's members from the top); or by hand (`order`: the organiser's, `by_numbers`).
+    Entrants missing from `order` come after those in it, by rating (a member not on the
+    ladder; one who entered after the organiser numbered the rest); members in `order` who
+    have not entered are passed over."""
+    _check_entrants(entrants)
+    if method is Method.RATING:
+        return by_rating(entrants, ratings)
+    if len(set(order)) != len(order):
+        raise IllegalRequest("duplicate_entrant", "a member is ordered twice")
+    ranked = by_ladder(entrants, order, ratings)
+    if method is Method.LADDER:
+        return ranked
+    return by_hand(entrants, ranked)
 
 
 def _check_entrants(entrants: Sequence[int]) -> None:

@@ -338,8 +338,8 @@ EMAIL_HOST = Knob(
     "EMAIL_HOST",
     text,
     "",
-    "The SMTP server for password-reset mail; unset, the mail is printed on the console (the "
-    "journal).",
+    "The SMTP server for password-reset mail and competitions' news; unset, reset mail is "
+    "printed on the console (the journal) and no news is mailed.",
     shown="(none)",
 )
 EMAIL_PORT = Knob("EMAIL_PORT", whole(1), 587, "Its port.")
@@ -553,6 +553,15 @@ SNOOKER_CHAT_ADDRESS_RATE = Knob(
     "Chat lines from one address, whatever its accounts and sockets, in all the rooms but the "
     "matches' players' rooms (each member is held to the chat's flood limit too: docs/chat.md).",
 )
+SNOOKER_CHAT_ROOM_RATE = Knob(
+    "SNOOKER_CHAT_ROOM_RATE",
+    rate,
+    "5/5s",
+    "Chat lines one room takes, whoever writes them, in each server process (count/period: so many"
+    " at once, refilled at that rate: 5/5s, one a second), in all the rooms but the matches'"
+    " players' rooms; past it, a line is refused `chat_busy` before any database work"
+    ' (docs/chat.md, "Load").',
+)
 SNOOKER_HANDICAP_CAP = Knob(
     "SNOOKER_HANDICAP_CAP",
     whole(),
@@ -579,6 +588,7 @@ section(
     SNOOKER_RATED_SHOT_CLOCK,
     SNOOKER_MAX_LOBBY_SOCKETS,
     SNOOKER_CHAT_ADDRESS_RATE,
+    SNOOKER_CHAT_ROOM_RATE,
     SNOOKER_HANDICAP_CAP,
     SNOOKER_SPECTATORS_READ_PLAYERS,
 )

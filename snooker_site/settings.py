@@ -444,6 +444,7 @@ SNOOKER_COMPUTER_VISITOR_RATE = _env[k.SNOOKER_COMPUTER_VISITOR_RATE]
 # Chat lines per address, across its accounts, sockets and rooms (chat/service.py), counted
 # the same way: several accounts from one address never multiply the chat's flood limit.
 SNOOKER_CHAT_ADDRESS_RATE = _env[k.SNOOKER_CHAT_ADDRESS_RATE]
+SNOOKER_CHAT_ROOM_RATE = _env[k.SNOOKER_CHAT_ROOM_RATE]
 RATELIMIT_USE_CACHE = "throttle"
 # (django_ratelimit is deliberately not in INSTALLED_APPS: its app adds nothing but a system
 # check that accepts only memcached and django-redis, and so fails the built-in RedisCache and

@@ -6,7 +6,16 @@ import os
 import sys
 from pathlib import Path
 
+import hypothesis
 import pytest
+
+# Speed is measured by benchmarks, never by tests (README.md): a property's examples have no
+# deadline and a slow draw is no failure, whatever else shares the machine's cores. A test's
+# own @settings keep these unless they say otherwise.
+hypothesis.settings.register_profile(
+    "suite", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+)
+hypothesis.settings.load_profile("suite")
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 TESTS = Path(__file__).resolve().parent
@@ -26,22 +35,112 @@ def golden_digests() -> dict[str, str]:
 _GOLDEN_AT_START: dict[str, str] = {}
 
 
+# pytest-xdist's worker, "gw0", "gw1"…; None in a run of one process (`make test` runs
+# `-n auto`, docs in README.md, "Tests").
+WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Workers share the machine's Redis: each names its keys with a prefix of its own, in this
+    process's channel layer and in every server a test starts from this environment (the
+    databases are pytest-django's own per worker, `test_test_gw0`, and tmp paths are apart)."""
+    if WORKER is None:
+        return
+    from django.conf import settings
+
+    prefix = f"{os.environ.get('CHANNEL_LAYER_PREFIX') or 'asgi'}-{WORKER}"
+    os.environ["CHANNEL_LAYER_PREFIX"] = prefix
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "prefix" in layer.get("CONFIG", {}):
+        layer["CONFIG"]["prefix"] = prefix
+
+
+# The modules that start servers and browsers take most of the suite's time, a few seconds to
+# two minutes each. Workers take modules in their collection order (`--no-loadscope-reorder`
+# in the Makefile; xdist's own order, by number of tests, left them to the end, one worker
+# running the two longest alone for minutes); so the longest come first, then the rest, each
+# worker picking up the next as it finishes (longest first: the last to finish are short).
+LONGEST_FIRST = ("tests/live/test_faults.py", "tests/browser/test_axe.py")
+LONG = ("tests/browser/", "tests/live/", "tests/deploy/")
+
+
+def _weight(item: pytest.Item) -> int:
+    path = item.nodeid.split("::")[0]
+    if path in LONGEST_FIRST:
+        return 0
+    return 1 if path.startswith(LONG) else 2
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's own order
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if WORKER is not None:
+        items.sort(key=_weight)  # stable: each module's tests in their order
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """The pages name their static files by hash, from collectstatic's manifest (DEBUG is off
     under pytest-django): collect them, into the git-ignored STATIC_ROOT, when the manifest is
-    missing or older than a file under static/ (a fresh clone, an edited script)."""
+    missing or older than a file under static/ (a fresh clone, an edited script). Under xdist
+    the controller does it before it starts the workers, which only read it."""
     from django.conf import settings
     from django.core.management import call_command
 
+    _GOLDEN_AT_START.update(golden_digests())
     manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
     sources = [path for path in Path(settings.BASE_DIR, "static").rglob("*") if path.is_file()]
     newest = max((path.stat().st_mtime for path in sources), default=0.0)
-    if not manifest.exists() or manifest.stat().st_mtime < newest:
+    if WORKER is None and (not manifest.exists() or manifest.stat().st_mtime < newest):
         call_command("collectstatic", interactive=False, verbosity=0)
-    _GOLDEN_AT_START.update(golden_digests())
     if _COLLECT_BETWEEN_TESTS:
         gc.freeze()  # what start-up loaded is never garbage: no collection scans it again
         gc.disable()
+
+
+# A transactional test ends by emptying every table (Django's flush), the rows the data
+# migrations made with them: the computer's seats (with their directory names) and the club's
+# main ladder. One process running the whole suite runs those tests last (pytest-django's
+# order); an xdist worker runs whole modules one after another, so a module's tests may follow
+# another's flush. The next test that uses the database finds the rows a fresh database has.
+_DATA_MIGRATIONS = (
+    ("computer.migrations.0001_initial", "seats"),
+    ("members.migrations.0001_members_and_figures", "members_for_users"),
+    ("ladder.migrations.0002_the_main_ladder", "make"),
+    ("ladder.migrations.0005_ladder_name_ru", "name_the_main_ladder"),
+    ("ladder.migrations.0008_ladder_shot_clock_always", "give_every_ladder_a_clock"),
+)
+_flushed = False
+_historical_apps = None  # the models as the migrations see them (no signals), read once
+
+
+def _transactional(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    names = getattr(item, "fixturenames", ())
+    return bool(marker and marker.kwargs.get("transaction")) or "transactional_db" in names
+
+
+def _uses_database(item: pytest.Item) -> bool:
+    names = getattr(item, "fixturenames", ())
+    return item.get_closest_marker("django_db") is not None or "db" in names
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    global _flushed, _historical_apps
+    if _flushed and _uses_database(item):
+        import importlib
+
+        from django.db import connection
+        from django.db.migrations.loader import MigrationLoader
+        from pytest_django.plugin import blocking_manager_key
+
+        with item.config.stash[blocking_manager_key].unblock():
+            if _historical_apps is None:
+                _historical_apps = MigrationLoader(connection).project_state().apps
+            for module, function in _DATA_MIGRATIONS:
+                getattr(importlib.import_module(module), function)(_historical_apps, None)
+        _flushed = False
+    if _transactional(item):
+        _flushed = True
 
 
 # CPython 3.11 can crash (SIGSEGV) when its cyclic collector starts during a ContextVar.set
@@ -135,6 +234,13 @@ def _throttle_counts_of_its_own(settings):  # type: ignore[no-untyped-def]
         "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"},
     }
     caches["throttle"].clear()
+
+
+@pytest.fixture(autouse=True)
+def _chat_rooms_never_busy(settings):  # type: ignore[no-untyped-def]
+    """A room's own rate (SNOOKER_CHAT_ROOM_RATE, a line a second by default) out of the way
+    of the tests that say many lines at once; the tests of that rate set their own."""
+    settings.SNOOKER_CHAT_ROOM_RATE = "1000/s"
 
 
 class ThrottleClock:

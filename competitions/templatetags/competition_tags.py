@@ -1,13 +1,16 @@
 """The competitions' part of other apps' pages: a match's competition and round (a match's
-page and its record), and a member's competitions on their profile."""
+page and its record), and a member's competitions on their profile; and the addresses a
+competition's page names hundreds of times (`player_url`, `match_url`)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django import template
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Exists, OuterRef, Q, Subquery
+from django.urls import get_script_prefix, reverse
 
 from competitions.models import Competition, Decision, Entrant, Pairing
 from competitions.service import parse_rr_key, shape_of
@@ -15,6 +18,26 @@ from competitions.text import result_text, round_name, rr_round_name
 from rules import bracket as rules
 
 register = template.Library()
+
+
+# A competition's page links every entrant, every table's row and every match: `{% url %}`
+# reverses each anew (some 80 µs, a quarter of a 128-entrant bracket's page), so the page's
+# addresses are reversed once a process (for its script prefix) and kept.
+@lru_cache(maxsize=8192)
+def _reversed(prefix: str, name: str, arg: str | int) -> str:
+    return reverse(name, args=[arg])
+
+
+@register.filter
+def player_url(username: str) -> str:
+    """`{{ name|player_url }}`: `{% url 'player' name %}`, reversed once."""
+    return _reversed(get_script_prefix(), "player", username)
+
+
+@register.filter
+def match_url(match_id: int) -> str:
+    """`{{ id|match_url }}`: `{% url 'match' id %}`, reversed once."""
+    return _reversed(get_script_prefix(), "match", match_id)
 
 
 @register.simple_tag

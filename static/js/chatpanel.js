@@ -15,6 +15,8 @@ import {
 } from "./chatroom.js";
 import { language, playerName, t } from "./i18n.js";
 
+const BUSY_HOLD_MS = 2000; // a room's rate refills a line a second (SNOOKER_CHAT_ROOM_RATE)
+
 export class ChatPanel {
   /** `el(testid)`, `send(message)`, `announce(text)`, `seat`, `kind` (member, guest or ''),
    * `chat` (the page constants' limits and presets), `me` (this visitor's name), `rooms`
@@ -171,6 +173,7 @@ export class ChatPanel {
       this.refused(t("chat.too_long", { n: this.chat.max_length }));
       return;
     }
+    this.unsent = field.value; // back in the field if the room is too busy to take it
     this.say({ text: field.value });
     field.value = "";
   }
@@ -193,11 +196,23 @@ export class ChatPanel {
     }
   }
 
-  /** A `chat_*` refusal's words (the server's, in the page's language), or none. */
-  refused(words) {
+  /** A `chat_*` refusal's words (the server's, in the page's language), or none. A busy
+   * room's (`chat_busy`, past its rate: docs/chat.md) holds Send for `BUSY_HOLD_MS`, the
+   * line back in the field: the page waits instead of sending what would be refused. */
+  refused(words, code = null) {
     const p = this.el("chat-refusal");
     p.textContent = words;
     p.hidden = !words;
+    if (code !== "chat_busy") return;
+    const field = this.el("chat-text");
+    if (this.unsent && !field.value) field.value = this.unsent;
+    this.unsent = null;
+    const send = this.el("chat-send");
+    send.disabled = true;
+    clearTimeout(this.holding);
+    this.holding = setTimeout(() => {
+      send.disabled = false;
+    }, BUSY_HOLD_MS);
   }
 
   render() {

@@ -188,7 +188,7 @@ function receive(msg) {
     return;
   }
   if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
-    chat.refused(msg.message);
+    chat.refused(msg.message, msg.code);
     return;
   }
   if (notices) notices.handle(msg);

@@ -166,7 +166,7 @@ function receive(msg) {
     return;
   }
   if (msg.type === "error" && msg.code.startsWith("chat_")) {
-    chat.refused(msg.message);
+    chat.refused(msg.message, msg.code);
     return;
   }
   if (msg.type === "welcome") chat.welcomed();

@@ -48,7 +48,7 @@ if (page && (page.me || chat)) {
       if (chat && CHAT_MESSAGES.includes(msg.type)) {
         chat.panel.receive(msg);
       } else if (chat && msg.type === "error" && String(msg.code).startsWith("chat_")) {
-        chat.panel.refused(msg.message);
+        chat.panel.refused(msg.message, msg.code);
       } else if (notices) {
         notices.handle(msg);
       }
@@ -81,7 +81,9 @@ if (shown) {
 // A finished match's record offers its players the rematch (club/_end_actions.html), as the
 // table's end panel does: offered, declined, withdrawn or expired, it is rendered again (it
 // said "waiting…" after the offer was declined). The offer is answered there, so no toast
-// lies over it (notices.js); the challenger whose offer is accepted goes to the table.
+// lies over it (notices.js); the challenger whose offer is accepted goes to the table. An
+// answer given before the socket was there is not told: its welcome, which lists the waiting
+// challenges, no longer lists the offer this page shows waiting.
 const ending = document.querySelector("[data-rematch-of]");
 if (ending && page && page.me) {
   document.body.dataset.endOf = ending.dataset.rematchOf;
@@ -91,6 +93,13 @@ if (ending && page && page.me) {
     if (String(row.id) === ending.dataset.offer && row.status === ending.dataset.status) return;
     if (row.status === "accepted" && row.challenger === page.me) return;
     location.reload();
+  });
+  document.addEventListener("club:welcome", (e) => {
+    const mine = e.detail.mine || [];
+    // A full list (club/lobby.py lists 50 at most) may leave a waiting offer out.
+    if (ending.dataset.waiting !== "true" || mine.length >= 50) return;
+    const listed = mine.find((row) => String(row.id) === ending.dataset.offer);
+    if (!listed || listed.status !== "open") location.reload();
   });
 }
 

@@ -177,8 +177,20 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+# A member's session cookie per server, from their first sign-in there: a login through the
+# form cost 2.3 s on average (the password's hashing, the login page and the lobby it leads
+# to), 263 s of the browser tests' 1,000 in 114 logins, where one per member and module checks
+# the form as well.
+_SESSIONS: dict[tuple[str, str], list[Any]] = {}
+
+
 def login(context: BrowserContext, server: Server, username: str) -> None:
-    """Sign in through the real login form."""
+    """Sign in: through the real login form the first time on this server, after that with
+    the session it gave (a member signed in in two browsers)."""
+    known = _SESSIONS.get((server.url, username))
+    if known is not None:
+        context.add_cookies(known)
+        return
     page = context.new_page()
     page.goto(f"{server.url}/accounts/login/")
     page.fill("input[name=username]", username)
@@ -186,6 +198,9 @@ def login(context: BrowserContext, server: Server, username: str) -> None:
     page.click("form.stack button[type=submit]")
     page.wait_for_url(f"{server.url}/")
     page.close()
+    cookies = [c for c in context.cookies(server.url) if c["name"] == "sessionid"]
+    assert cookies, "signed in without a session cookie"
+    _SESSIONS[(server.url, username)] = cookies
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,9 @@
 """A knockout in Chromium, in Russian, on a 360 px phone: an organiser opens it through the
-form at /competitions/new/, three members enter with the page's button, the organiser draws it
-(the top seed has a bye), the semi-final is conceded at the table, then the final, and the
-page shows the bracket round by round and the champion; no page scrolls sideways, and axe
-finds no violation on the form, the drawn bracket or the finished one."""
+form at /competitions/new/, three members enter with the page's button, the organiser seeds
+them by hand (a number field each, by keyboard) and draws it (the top seed has a bye), the
+semi-final is conceded at the table, then the final, and the page shows the bracket round by
+round and the champion; no page scrolls sideways, and axe finds no violation on the form, the
+seeding form, the drawn bracket or the finished one."""
 
 from __future__ import annotations
 
@@ -82,7 +83,21 @@ def test_a_knockout_on_a_phone_in_russian(
     watcher.wait_for_function("() => document.body.dataset.notices === 'open'")
     watcher.evaluate("() => { window.notReloaded = true; }")
     organiser.goto(address)
+    # Seeded by hand, by keyboard: carol first (the bye), then bob; alice left unnumbered.
+    organiser.get_by_test_id("seeding-hand").check()
+    organiser.get_by_test_id("hand-seed-carol").fill("1")
+    organiser.get_by_test_id("hand-seed-bob").focus()
+    organiser.keyboard.type("2")
+    organiser.keyboard.press("Enter")  # submits the form
+    expect(organiser.get_by_test_id("seeding")).to_have_attribute("data-seeding", "hand")
+    expect(organiser.get_by_test_id("hand-seed-bob")).to_have_value("2")
+    fits(organiser)
+    assert violations(organiser, axe_source) == []
+    organiser.screenshot(path=str(artifacts / "phone-competition-ru-seeding.png"), full_page=True)
     organiser.get_by_test_id("draw").click()
+    expect(organiser.get_by_test_id("entrant-carol")).to_have_attribute("data-seed", "1")
+    draw_line = organiser.get_by_test_id("action-draw").get_by_test_id("action-seeding")
+    expect(draw_line).to_have_attribute("data-seeding", "hand")
     # (The results below are conceded from a script, outside the server's process: the
     # in-process socket test, tests/competitions/test_competitions_live.py, covers theirs.)
     expect(watcher.get_by_test_id("fixture-w1.1")).to_have_attribute("data-state", "waiting")

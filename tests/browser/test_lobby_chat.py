@@ -1,7 +1,8 @@
 """The lobby's chat room in Chromium (static/js/chatpanel.js on the lobby's socket,
 docs/chat.md): two members talk, by the keyboard, one on a desktop in English, the other on a
 360 px phone in Russian; a line is shown as text, never as markup, and no script runs; an
-organiser deletes a line in the admin and it leaves both open pages without a reload."""
+organiser deletes a line in the admin and it leaves both open pages without a reload; past
+the room's rate the page holds Send a moment, the line kept in the field."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from tests.browser.test_club import lobby, lobby_state
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 MARKUP = "<img src=x onerror=alert(1)>"
+# The lobby takes two lines a minute here: the test's third is past the room's rate.
+SERVER_ENV = {"SNOOKER_CHAT_ROOM_RATE": "2/m"}
 
 
 def test_two_members_talk_in_the_lobby(browser: Any, server: Server) -> None:
@@ -88,6 +91,18 @@ def test_two_members_talk_in_the_lobby(browser: Any, server: Server) -> None:
             lines = page.get_by_test_id("chat-lines")
             expect(lines).not_to_contain_text("anyone for a frame?")
             expect(lines).to_contain_text("давай, до трёх")
+
+        # A third line within the minute: the room is busy. Bob's page says so in Russian,
+        # keeps his line in the field and holds Send a moment, then lets him try again.
+        reply.fill("ещё одна строка")
+        reply.press("Enter")
+        expect(bob.get_by_test_id("chat-refusal")).to_have_text(
+            "В комнате сейчас людно: подождите немного и повторите."
+        )
+        expect(reply).to_have_value("ещё одна строка")
+        expect(bob.get_by_test_id("chat-send")).to_be_disabled()
+        expect(bob.get_by_test_id("chat-send")).to_be_enabled(timeout=5_000)
+        expect(alice.get_by_test_id("chat-lines")).not_to_contain_text("ещё одна строка")
         assert not dialogs
         assert not alice.errors and not bob.errors  # type: ignore[attr-defined]
     finally:

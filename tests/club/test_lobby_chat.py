@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from chat import service as chat_service
 from chat.models import Line
 from club import blocks
 from game import clock
+from game.text import error_text
 from tests.club.helpers import LobbyClient
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
@@ -151,6 +153,33 @@ async def test_the_lobby_and_a_matchs_room_count_together_for_one_address(
     await elsewhere.open()
     await elsewhere.send({"type": "say", "text": "ben?"})
     assert (await elsewhere.expect("line"))["line"]["text"] == "ben?"
+
+
+async def test_a_busy_lobby_refuses_lines_past_its_rate(people: Any, settings: Any) -> None:
+    """The lobby's room takes `SNOOKER_CHAT_ROOM_RATE` lines, whoever writes them: past it,
+    `chat_busy` in words (in Russian too), nothing stored or sent, the socket open."""
+    settings.SNOOKER_CHAT_ROOM_RATE = "2/m"
+    ann_u, ben_u, cat_u, *_ = people
+    ann = LobbyClient(ann_u, address="10.0.5.1")
+    ben = LobbyClient(ben_u, address="10.0.5.2")
+    cat = LobbyClient(cat_u, address="10.0.5.3")
+    for client in (ann, ben, cat):
+        await client.open()
+    await ann.send({"type": "say", "text": "anyone for a frame?"})
+    await heard(ann, "anyone for a frame?")
+    await ben.send({"type": "say", "text": "after this one"})
+    await heard(ben, "after this one")
+    await cat.send({"type": "say", "text": "и я"})
+    refused = await cat.expect("error")
+    assert refused["code"] == "chat_busy"
+    assert refused["message"] == "The room is busy: wait a moment and say it again."
+    with translation.override("ru"):
+        assert error_text("chat_busy") == "В комнате сейчас людно: подождите немного и повторите."
+    assert await Line.objects.acount() == 2
+    for client in (ann, ben, cat):
+        await client.send({"type": "ping"})
+        await client.expect("pong")  # still open, and "и я" never came
+        assert all(m.get("line", {}).get("text") != "и я" for m in client.seen)
 
 
 async def test_a_deleted_line_leaves_every_page_and_a_timeout_is_told(people: Any) -> None:

@@ -93,7 +93,7 @@ async def test_both_parties_are_told_at_once(members, settings) -> None:
         await c.open()
     made = await database_sync_to_async(service.challenge)(alice, bob, Format(3, 30))
     for c in (bob_page, bob_lobby, alice_lobby):
-        notice = await c.expect("notice", timeout=1)
+        notice = await c.expect("notice", timeout=10)
         assert notice["challenge"]["status"] == "open" and notice["challenge"]["target"] == "bob"
     assert await carol_lobby.no_rows(0.4)  # a direct challenge is nobody else's business
 
@@ -135,18 +135,18 @@ async def test_a_match_played_and_watched_updates_the_lobby(members, settings) -
     # three sockets took longer than a coalescing wait to open).
     watching = 0
     while watching == 0:
-        watching = (await lobby.expect("update", timeout=2))["matches"][0]["watching"]
+        watching = (await lobby.expect("update", timeout=10))["matches"][0]["watching"]
     assert watching == 1
     await a.break_off()
     await a.expect("event")
     row = None
     while row is None or row["version"] < 2:
-        row = (await lobby.expect("update", timeout=2))["matches"][0]
+        row = (await lobby.expect("update", timeout=10))["matches"][0]
     assert row["id"] == match.pk and row["striker"] == "B"
     await a.send({"type": "concede", "client_id": "bye", "scope": "match"})
     await a.expect("event")
     while row["status"] != "finished":
-        row = (await lobby.expect("update", timeout=2))["matches"][0]
+        row = (await lobby.expect("update", timeout=10))["matches"][0]
     assert row["frames"] == {"A": 0, "B": 1}
 
 
@@ -171,7 +171,7 @@ async def test_a_crowd_of_changes_makes_few_updates_for_one_group(members, setti
     LOBBY.flush = counted  # type: ignore[method-assign]
     for m in matches:
         LOBBY.note(matches=(m.pk,))
-    texts = [await c.ws.receive_from(timeout=2) for c in lobbies]
+    texts = [await c.ws.receive_from(timeout=10) for c in lobbies]
     assert len(set(texts)) == 1 and len(reads) == 1 and len(reads[0]) == 10
     assert LOBBY.updates == 1
     assert all(await asyncio.gather(*(c.nothing(0.4) for c in lobbies)))
@@ -216,7 +216,7 @@ async def test_the_sweep_tells_both_parties_of_an_expiry(members, settings) -> N
         expires=timezone.now() - timedelta(seconds=1)
     )
     for c in (alice_page, bob_page):
-        notice = await c.expect("notice", timeout=2)
+        notice = await c.expect("notice", timeout=10)
         assert notice["challenge"]["id"] == made.challenge.pk
         assert notice["challenge"]["status"] == "expired"
 

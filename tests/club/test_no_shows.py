@@ -186,7 +186,7 @@ async def test_both_players_are_told_and_the_lobby_drops_it(members, settings) -
         presence = await table.expect("presence")
     row = None
     while row is None or row["status"] != "abandoned":
-        update = await watcher.expect("update", timeout=2)
+        update = await watcher.expect("update", timeout=10)
         row = next((m for m in update["matches"] if m["id"] == match.pk), None)
     await table.stroke()
     assert (await table.expect("error"))["code"] == "abandoned"

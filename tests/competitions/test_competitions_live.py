@@ -53,7 +53,7 @@ async def test_each_change_of_a_competition_is_told_to_the_pages_watching(
 
         async def told() -> None:
             for socket in (page, lobby):
-                message = await socket.expect("competition", timeout=2)
+                message = await socket.expect("competition", timeout=10)
                 assert message["competitions"] == [row.pk]
 
         now = timezone.now()

@@ -33,7 +33,7 @@ async def news_of(socket: LobbyClient, count: int) -> list[tuple[str, str | None
     """The next `count` competition notices on a socket: (news, opponent)."""
     out = []
     while len(out) < count:
-        m = await socket.expect("competition_notice", timeout=3)
+        m = await socket.expect("competition_notice", timeout=10)
         out.append((m["news"], m["opponent"]))
     return out
 
@@ -69,7 +69,7 @@ async def test_a_knockouts_news_reaches_its_players(organiser, members) -> None:
         at = now + timedelta(hours=3)
         await database_sync_to_async(service.propose_start)(pairing.fixture_id, ann, at, now)
         for name, opponent in (("ann", "dan"), ("dan", "ann")):
-            told = await sockets[name].expect("competition_notice", timeout=3)
+            told = await sockets[name].expect("competition_notice", timeout=10)
             assert (told["news"], told["opponent"], told["by"]) == ("proposed", opponent, "ann")
             assert told["match"] is None and told["name"] == "Winter knockout"
             assert told["name_ru"] == "Зимний турнир" and told["competition"] == row.pk

@@ -3,6 +3,7 @@ at their own practice table, nobody else's, a few a minute."""
 
 from __future__ import annotations
 
+import random
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -10,9 +11,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from club.service import practise
-from computer import driver
+from computer import driver, thinking
 from computer.service import play_computer
 from rules.match import match_from_json
+from rules.opponent import LEVELS
+from rules.opponent.player import decide
 from tests.computer.test_computer import seats
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +35,15 @@ def logged_in(name: str) -> tuple[Client, object]:
     return client, user
 
 
-def test_the_member_at_their_practice_table_gets_the_pros_stroke() -> None:
+def test_the_member_at_their_practice_table_gets_the_pros_stroke(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The server's search stops at its clock, which a loaded machine reaches sooner: counted in
+    # simulations only, as the computer's own tests count it, a hint is reproducible.
+    monkeypatch.setattr(
+        thinking, "_decide",
+        lambda state, seat, level, seed: decide(
+            match_from_json(state), seat, LEVELS[level], random.Random(seed)
+        ),
+    )  # fmt: skip
     page, alice = logged_in("alice")
     table = practise(alice, 1)  # type: ignore[arg-type]
     response = page.post(f"/computer/hint/{table.pk}/")

@@ -131,7 +131,8 @@ def test_systemd_accepts_the_units(tmp_path: Path) -> None:
     units = [
         str(tmp_path / name)
         for name in ("snooker@8001.service", "snooker.target", "snooker-computer.service",
-                     "snooker-backup.service", "snooker-backup.timer")
+                     "snooker-backup.service", "snooker-backup.timer",
+                     "snooker-prune.service", "snooker-prune.timer")
     ]  # fmt: skip
     done = subprocess.run(
         [analyze, "verify", *units], capture_output=True, text=True, timeout=120, check=False

@@ -46,9 +46,9 @@ def started(row: Match) -> Match:
 
 async def close_code(ws: WebsocketCommunicator) -> int:
     """The code the server closed `ws` with, once what it sent before is read past."""
-    out = await ws.receive_output(timeout=2)
+    out = await ws.receive_output(timeout=10)
     while out["type"] != "websocket.close":
-        out = await ws.receive_output(timeout=2)
+        out = await ws.receive_output(timeout=10)
     return int(out["code"])
 
 

@@ -152,6 +152,42 @@ async def test_an_address_writes_at_one_rate_however_many_accounts_and_sockets(
     assert (await heard(carol, "one more"))["author"] == "carol"
 
 
+async def test_a_busy_spectators_room_refuses_lines_past_its_rate_before_storing_them(
+    match: Any, players: Any, watcher: Any, settings: Any
+) -> None:
+    """The spectators' room takes `SNOOKER_CHAT_ROOM_RATE` lines, whoever writes them: past
+    it a line is refused `chat_busy` (in words, the socket open), nothing stored, nothing
+    broadcast; a line refused by the rules does not spend the room's rate, and the players'
+    room is not counted."""
+    settings.SNOOKER_CHAT_ROOM_RATE = "3/m"  # three at once, then one every 20 s
+    dave_u = await get_user_model().objects.acreate_user("dave", password="pw")
+    erin_u = await get_user_model().objects.acreate_user("erin", password="pw")
+    carol = Client(match.pk, watcher, address="10.0.4.1")
+    dave = Client(match.pk, dave_u, address="10.0.4.2")
+    erin = Client(match.pk, erin_u, address="10.0.4.3")
+    alice = Client(match.pk, players[0])
+    for client in (carol, dave, erin, alice):
+        await client.open()
+    await carol.send({"type": "say", "room": "spectators", "text": "x" * 141})
+    assert (await refusal(carol))["code"] == "chat_too_long"  # given back to the room
+    for client, said in ((carol, "a fine break"), (dave, "what a pot"), (erin, "safety")):
+        await client.send({"type": "say", "room": "spectators", "text": said})
+        await heard(client, said)
+    await dave.send({"type": "say", "room": "spectators", "text": "one more", "client_id": "d4"})
+    refused = await refusal(dave)
+    assert (refused["code"], refused["client_id"]) == ("chat_busy", "d4")
+    assert refused["message"] == "The room is busy: wait a moment and say it again."
+    assert await Line.objects.acount() == 3  # not stored
+    for _ in range(3):
+        await alice.send({"type": "say", "room": "players", "text": f"good luck {_}"})
+        await next_line(alice)  # the players' room has no room rate
+    for client in (carol, dave, erin):  # the socket open; "one more" never reached anyone
+        await client.send({"type": "ping", "version": client.version})
+        await client.expect("pong")
+        assert "one more" not in [m["line"]["text"] for m in client.seen if m["type"] == "line"]
+    assert await Line.objects.acount() == 6
+
+
 async def test_a_guest_at_the_table_says_presets_only(match: Any, players: Any) -> None:
     bob = players[1]
     bob.set_unusable_password()

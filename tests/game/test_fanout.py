@@ -199,3 +199,81 @@ async def test_a_relay_cancelled_at_any_moment_ends_on_redis(settings, redis_url
     layer = get_channel_layer()
     await layer.flush()  # type: ignore[union-attr]
     assert stuck == []
+
+
+class Taker:
+    """A socket of a relay that writes down what it is offered."""
+
+    seated = False
+
+    def __init__(self, seen: list[tuple[int, str]], n: int) -> None:
+        self.inbox = self
+        self.seen, self.n = seen, n
+        self.on_offer: Any = None
+
+    async def offer(self, message: Any) -> None:
+        self.seen.append((self.n, message["text"]))
+        if self.on_offer is not None:
+            self.on_offer(message)
+
+
+def _relay_of(sockets: list[Taker]) -> _Relay:
+    relay = object.__new__(_Relay)
+    relay.players, relay.spectators = {}, {s: None for s in sockets}  # type: ignore[dict-item]
+    relay.play, relay.chat = fanout.deque(), fanout.deque()
+    relay.came = asyncio.Event()
+    return relay
+
+
+def line(text: str) -> dict[str, Any]:
+    return {"type": "match.line", "text": text}
+
+
+def event(text: str) -> dict[str, Any]:
+    return {"type": "match.event", "text": text}
+
+
+async def test_a_relay_hands_out_the_plays_events_before_the_chats_lines_waiting() -> None:
+    """Lines that came first wait behind an event that came after them (each stream in its
+    own order); an event that comes while a line is being handed out goes to every socket
+    before the rest of the line's."""
+    seen: list[tuple[int, str]] = []
+    sockets = [Taker(seen, n) for n in range(4)]
+    relay = _relay_of(sockets)
+    relay.chat.extend([line("L1"), line("L2")])
+    relay.play.extend([event("E1")])
+    relay.came.set()
+    handing = asyncio.create_task(relay._hand_out_all())
+    for _ in range(20):
+        await asyncio.sleep(0)
+    texts = [t for n, t in seen if n == 0]
+    assert texts == ["E1", "L1", "L2"]
+    assert all([t for n, t in seen if n == i] == texts for i in range(4))
+    # An event comes as the line reaches socket 1: sockets 2 and 3 have it before the line.
+    seen.clear()
+    sockets[1].on_offer = lambda m: m["text"] == "L3" and relay.play.append(event("E2"))
+    relay.chat.append(line("L3"))
+    relay.came.set()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    handing.cancel()
+    assert seen == [(0, "L3"), (1, "L3"), (0, "E2"), (1, "E2"), (2, "E2"), (3, "E2"),
+                    (2, "L3"), (3, "L3")]  # fmt: skip
+
+
+async def test_a_busy_sockets_inbox_sends_the_event_before_the_lines_queued() -> None:
+    """A socket busy with its own handler queues what the relay offers: then the play's
+    events go before the chat's lines queued earlier, each in its own order."""
+    sent: list[str] = []
+
+    async def handle(message: Any) -> None:
+        sent.append(message["text"])
+
+    inbox = fanout.Inbox(handle, lambda m: True)
+    async with inbox.lock:  # the socket's own handler (a `say` waiting on the database)
+        for message in (line("L1"), line("L2"), event("E1"), line("L3"), event("E2")):
+            await inbox.offer(message)
+        assert sent == []
+    assert inbox.draining is not None
+    await inbox.draining
+    assert sent == ["E1", "E2", "L1", "L2", "L3"]

@@ -106,12 +106,15 @@ async def player(match, players, settings):  # type: ignore[no-untyped-def]
     await client.close()
 
 
-def _pongs(text: str) -> int:
-    """How many pongs answer the fuzzed text and the test's own ping after it."""
+def _awaited(text: str) -> tuple[int, bool]:
+    """How many pongs answer the fuzzed text and the test's own ping after it; and whether
+    the text is a chat line, whose one answer (its `line`, or an error) comes from a task of
+    its own (game/consumers.py `_say`), and so may come after those pongs."""
     try:
-        return 1 + isinstance(client_in.parse(text), client_in.Ping)
+        parsed = client_in.parse(text)
     except client_in.BadMessage:
-        return 1
+        return 1, False
+    return 1 + isinstance(parsed, client_in.Ping), isinstance(parsed, client_in.Say)
 
 
 def _stored(match_id: int) -> tuple[int, Any]:
@@ -136,8 +139,8 @@ async def test_any_message_is_answered_and_a_refused_one_changes_nothing(
     # that second pong for its own, and this one's answers for the next one's).
     await player.ws.send_to(text_data=json.dumps({"type": "ping", "version": 0}))
     answers: list[dict[str, Any]] = []
-    pongs = _pongs(text)
-    while pongs:
+    pongs, said = _awaited(text)
+    while pongs or said:
         output = await player.ws.receive_output(timeout=5)
         assert output["type"] == "websocket.send", f"the socket closed on {text[:200]!r}"
         answer = json.loads(output["text"])
@@ -146,6 +149,8 @@ async def test_any_message_is_answered_and_a_refused_one_changes_nothing(
             pongs -= 1
         else:
             answers.append(answer)
+            if answer["type"] in ("line", "error"):
+                said = False
     kinds = {a["type"] for a in answers}
     history = getattr(player, "history", [])
     history.append((text[:80], [a.get("code", a["type"]) for a in answers]))

@@ -63,21 +63,23 @@ async def test_watchers_per_match_are_capped_but_players_always_come_in(
 async def test_a_flooding_address_waits_and_its_player_does_not(
     match, players, settings, set_clock
 ) -> None:
+    """A run of refusals that lasts FLOOD_CLOSE_AFTER closes the socket. Each step waits
+    for the server's answer, so the run's start is fixed before the clock moves (a loaded
+    machine's consumer reading late could otherwise see the whole run at one instant)."""
     settings.SNOOKER = {**settings.SNOOKER, "SPECTATOR_RATE_BURST": 2,
-                        "SPECTATOR_RATE_PER_SECOND": 0.01, "FLOOD_CLOSE_AFTER": 0.2}  # fmt: skip
+                        "SPECTATOR_RATE_PER_SECOND": 0.01, "FLOOD_CLOSE_AFTER": 0.2,
+                        "FLOOD_CLOSE_REFUSED": 1000}  # fmt: skip
     flooder = Client(match.pk, address="10.0.2.1")
     await flooder.open()
-    closed = None
-    for _ in range(100):
-        await flooder.send({"type": "ping", "version": 0})
-        await set_clock.advance(0.01)
-        while not flooder.ws.output_queue.empty():
-            out = await flooder.ws.receive_output()
-            if out["type"] == "websocket.close":
-                closed = out["code"]
-        if closed:
-            break
-    assert closed == 4008
+    await flooder.send({"type": "ping", "version": 0})  # the hello took the other token
+    await flooder.expect("pong")
+    await flooder.send({"type": "ping", "version": 0})
+    assert (await flooder.expect("error"))["code"] == "rate_limited"  # the run begins
+    await set_clock.advance(0.1)
+    await flooder.send({"type": "ping", "version": 0})  # refused unanswered, not yet a flood
+    await set_clock.advance(0.15)
+    await flooder.send({"type": "ping", "version": 0})  # 0.25 s into the run
+    assert await close_code(flooder.ws) == 4008
     assert await _refused(Client(match.pk, address="10.0.2.1")) == 4029
     alice = Client(match.pk, players[0], address="10.0.2.1")
     assert (await alice.open())["seat"] == "A"
@@ -114,13 +116,13 @@ async def test_a_crowd_arriving_makes_few_presence_broadcasts(match, players, se
     settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.1, "HEARTBEAT": 1.0}
     alice = Client(match.pk, players[0])
     await alice.open()
-    first = await alice.expect("presence", timeout=2)
+    first = await alice.expect("presence", timeout=10)
     assert first["players"]["A"]["online"] and first["spectators"] == 0
     crowd = [Client(match.pk, address=f"10.0.3.{i}") for i in range(12)]
     await asyncio.gather(*(c.open() for c in crowd))
-    counted = await alice.expect("presence", timeout=2)  # the next beat
+    counted = await alice.expect("presence", timeout=10)  # the next beat
     while counted["spectators"] < 12:
-        counted = await alice.expect("presence", timeout=2)
+        counted = await alice.expect("presence", timeout=10)
     assert len([m for m in alice.seen if m["type"] == "presence"]) <= 3
     bob = Client(match.pk, players[1])
     await bob.open()
@@ -137,7 +139,7 @@ async def test_a_late_spectator_counts_themselves_watching(match, players, setti
     settings.SNOOKER = {**settings.SNOOKER, "PRESENCE_COALESCE": 0.05, "HEARTBEAT": 60.0}
     alice = Client(match.pk, players[0])
     await alice.open()
-    assert (await alice.expect("presence", timeout=2))["spectators"] == 0
+    assert (await alice.expect("presence", timeout=10))["spectators"] == 0
     for n in (1, 2):
         late = Client(match.pk, address=f"10.0.4.{n}")
         await late.open()

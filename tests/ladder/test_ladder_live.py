@@ -40,7 +40,7 @@ async def test_each_change_of_a_ladder_is_told_to_the_pages_watching(
 
         async def told() -> None:
             for socket in (page, lobby):
-                assert (await socket.expect("ladder", timeout=2))["ladders"] == [main.pk]
+                assert (await socket.expect("ladder", timeout=10))["ladders"] == [main.pk]
 
         await database_sync_to_async(service.join)(main.pk, ben)
         await told()

@@ -134,3 +134,36 @@ def test_a_line_is_always_a_near_copy_of_itself(text: str) -> None:
 def test_every_room_anyone_writes_in_counts_per_address_but_a_matchs_players() -> None:
     counted = [kind for kind in chat.ROOM_KINDS if chat.counted_per_address(kind)]
     assert counted == ["spectators", "lobby", "competition", "ladder"]
+
+
+def test_a_rooms_rate_is_a_bucket_of_its_count_refilled_over_its_period() -> None:
+    assert chat.room_rate("10/2s") == (10, 5.0)
+    assert chat.room_rate("5/s") == (5, 5.0)
+    assert chat.room_rate("3/m") == (3, 0.05)
+    burst, per_second = chat.room_rate("10/2s")
+    tokens = None
+    for _ in range(10):  # ten at once
+        tokens = chat.take(tokens, 0.0, burst, per_second)
+        assert tokens is not None
+    assert chat.take(tokens, 0.0, burst, per_second) is None  # the eleventh waits
+    assert chat.take(tokens, 0.1, burst, per_second) is None  # half a line's time
+    later = chat.take(tokens, 0.2, burst, per_second)  # one line's time: five a second
+    assert later is not None and chat.take(later, 0.2, burst, per_second) is None
+    # A line refused after all gives its place back, never past the burst.
+    assert chat.give_back(later, burst).left == later.left + 1
+    full = chat.Tokens(10, 0.0)
+    assert chat.give_back(full, burst).left == 10
+    assert chat.counted_per_room("spectators") and chat.counted_per_room("lobby")
+    assert not chat.counted_per_room("players")
+
+
+@given(st.lists(st.floats(min_value=0, max_value=5), max_size=200))
+def test_a_room_never_takes_more_than_its_burst_and_its_rate(gaps: list[float]) -> None:
+    burst, per_second = chat.room_rate("10/2s")
+    tokens, now, taken = None, 0.0, 0
+    for gap in gaps:
+        now += gap
+        found = chat.take(tokens, now, burst, per_second)
+        if found is not None:
+            tokens, taken = found, taken + 1
+    assert taken <= burst + now * per_second

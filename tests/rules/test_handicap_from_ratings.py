@@ -28,21 +28,21 @@ def test_equal_ratings_give_no_start() -> None:
 
 def test_the_weaker_member_gets_the_start() -> None:
     strong, weak = Rating(1800, 50), Rating(1500, 50)
-    assert h.start_for(strong, weak, CAP) == (0, 27)
-    assert h.start_for(weak, strong, CAP) == (27, 0)
+    assert h.start_for(strong, weak, CAP) == (0, 22)
+    assert h.start_for(weak, strong, CAP) == (22, 0)
 
 
 def test_the_three_steps_of_the_model() -> None:
     """300 rating points, both settled (RD 50): Glicko expects the stronger to win 84 % of
     rated matches; a best of 3 won 84 % of the time is 75 % a frame; a normal margin with an
-    SD of 40 points won 75 % of the time has a mean of 27 points: the start."""
+    SD of 33 points won 75 % of the time has a mean of 22 points: the start."""
     e = h.expected_score(Rating(1800, 50), Rating(1500, 50))
     assert e == pytest.approx(0.844, abs=0.001)
     p = h.frame_chance(e)
     assert p * p * (3 - 2 * p) == pytest.approx(e, abs=1e-9)  # best of 3: win 2 before 2
     assert p == pytest.approx(0.750, abs=0.001)
     assert h.points_edge(p) == pytest.approx(h.MARGIN_SD * NormalDist().inv_cdf(p))
-    assert round(h.points_edge(p)) == 27
+    assert round(h.points_edge(p)) == 22
 
 
 def test_match_chance_by_format() -> None:

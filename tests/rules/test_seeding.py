@@ -3,6 +3,8 @@ numbers."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -119,3 +121,63 @@ def test_the_group_stages_order_is_the_knockouts() -> None:
     ranking = list(range(1, 21))
     assert seeding.drawn(ranking, 5, seeded=4) == seeding.draw(ranking, 5, seeded=4).seeds
     assert seeding.drawn(ranking, 5, seeded=20) == tuple(ranking)  # all by hand or by rating
+
+
+# --- the competition's method: rating, ladder position, by hand -------------------------------
+ratings_of = st.dictionaries(st.integers(1, 10_000), st.floats(0, 3000), max_size=200)
+
+
+def test_numbers_given_by_hand_are_an_order() -> None:
+    assert seeding.by_numbers({7: 2, 3: 1, 9: 5}) == (3, 7, 9)
+    with pytest.raises(IllegalRequest, match="seed_number_twice"):
+        seeding.by_numbers({7: 1, 3: 1})
+    with pytest.raises(IllegalRequest, match="bad_seed_number"):
+        seeding.by_numbers({7: 0})
+
+
+def test_each_method_ranks_as_its_function() -> None:
+    ratings = {1: 1500.0, 2: 1700.0, 3: 1600.0, 4: 1400.0}
+    entrants = [1, 2, 3, 4]
+    assert seeding.rank(seeding.Method.RATING, entrants, ratings, (4, 1)) == (2, 3, 1, 4)
+    # Ladder: 4 then 1 on the ladder (8 is on it but did not enter), the rest by rating.
+    assert seeding.rank(seeding.Method.LADDER, entrants, ratings, (4, 8, 1)) == (4, 1, 2, 3)
+    assert seeding.rank(seeding.Method.HAND, entrants, ratings, (3, 1, 4, 2)) == (3, 1, 4, 2)
+    # One the organiser did not number (entered after): after the numbered, by rating.
+    assert seeding.rank(seeding.Method.HAND, entrants, ratings, (1, 4)) == (1, 4, 2, 3)
+    with pytest.raises(IllegalRequest, match="duplicate_entrant"):
+        seeding.rank(seeding.Method.HAND, entrants, ratings, (1, 1))
+
+
+@given(fields, ratings_of, st.randoms(use_true_random=False), st.integers())
+def test_a_hand_order_is_respected_exactly(
+    entrants: list[int], ratings: dict[int, float], rnd: random.Random, seed: int
+) -> None:
+    """The organiser's order is the ranking, and a draw seeding everyone gives those seed
+    numbers exactly; numbers with gaps give the same order."""
+    order = list(entrants)
+    rnd.shuffle(order)
+    assert seeding.rank(seeding.Method.HAND, entrants, ratings, order) == tuple(order)
+    numbers = {m: 3 * i + rnd.randrange(1, 3) for i, m in enumerate(order)}
+    assert seeding.by_numbers(numbers) == tuple(order)
+    d = seeding.draw(seeding.rank(seeding.Method.HAND, entrants, ratings, order), seed,
+                     seeded=len(entrants))  # fmt: skip
+    assert all(d.seed_of(m) == i for i, m in enumerate(order, start=1))
+
+
+@given(fields, ratings_of, st.randoms(use_true_random=False), st.data())
+def test_ladder_positions_order_the_seeds(
+    entrants: list[int], ratings: dict[int, float], rnd: random.Random, data: st.DataObject
+) -> None:
+    """Ranked by ladder: the entrants on the ladder keep its order, above every entrant not on
+    it, who are ranked by rating among themselves; the seeded keep those ranks in the draw."""
+    ladder = rnd.sample(entrants, data.draw(st.integers(0, len(entrants))))
+    ladder += data.draw(st.lists(st.integers(10_001, 20_000), unique=True, max_size=5))
+    rnd.shuffle(ladder)
+    ranked = seeding.rank(seeding.Method.LADDER, entrants, ratings, ladder)
+    on = [m for m in ladder if m in set(entrants)]
+    assert sorted(ranked) == sorted(entrants)
+    assert ranked[: len(on)] == tuple(on)
+    assert ranked[len(on) :] == seeding.by_rating([m for m in entrants if m not in on], ratings)
+    seeded = data.draw(st.integers(0, len(entrants)))
+    d = seeding.draw(ranked, data.draw(st.integers()), seeded)
+    assert d.seeds[:seeded] == ranked[:seeded]
