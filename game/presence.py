@@ -231,12 +231,18 @@ def disconnect(match_id: int, channel_name: str, seat: Player, now: datetime | N
     absence counts from now. An absence found earlier (its `found`: a sweep of a row that
     raced their coming back, or of this socket's row while its process could not write) is
     not theirs: this socket was here until now. Kept, it let a claim land a second after a
-    connected player's socket dropped (issue 37)."""
-    Connection.objects.filter(channel_name=channel_name).delete()
-    if not _live(match_id, seat, now).exists():
-        Absence.objects.update_or_create(
-            match_id=match_id, seat=seat, defaults={"since": now or clock.now(), "found": None}
-        )
+    connected player's socket dropped (issue 37).
+
+    The row goes and the absence comes in one transaction: a claim read between the two saw
+    the player with no socket and no absence, away since they first arrived, and landed at
+    once against a player whose socket had dropped that instant (the fault test, Redis
+    killed). A disconnect that fails half-way leaves the row, for a sweep to find."""
+    with transaction.atomic():
+        Connection.objects.filter(channel_name=channel_name).delete()
+        if not _live(match_id, seat, now).exists():
+            Absence.objects.update_or_create(
+                match_id=match_id, seat=seat, defaults={"since": now or clock.now(), "found": None}
+            )
 
 
 def presences(match_ids: list[int], now: datetime | None = None) -> list[server_out.Presence]:

@@ -165,6 +165,32 @@ def test_an_absence_a_race_left_behind_never_counts_when_the_player_goes_later(
 
 
 @pytest.mark.usefixtures("beats")
+def test_a_player_is_never_without_both_a_socket_and_an_absence(
+    players: Any, set_clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fault test's claim, again: Bob's socket dropped with Redis, and Alice's claim was
+    read after his row went and before his absence was written; with neither, he counted as
+    away since he arrived, and it landed. His row and his absence change in one transaction:
+    a disconnect that fails between them leaves his row, as if it had not begun."""
+    match = _started(players)
+    set_clock.move(70)  # past the grace (60 s) since Bob arrived
+    presence.beat({"alice-1": (match.pk, "A"), "bob-1": (match.pk, "B")})
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(Absence.objects, "update_or_create", refused)
+    with pytest.raises(OperationalError):
+        presence.disconnect(match.pk, "bob-1", "B")
+    monkeypatch.undo()
+    assert Connection.objects.filter(channel_name="bob-1").exists()
+    assert _why_not(match) is Refusal.OPPONENT_HERE
+    set_clock.move(2 * HEARTBEAT)  # his process is gone: Alice's sweeps his row
+    presence.beat({"alice-1": (match.pk, "A")})
+    assert _why_not(match) is Refusal.GRACE  # counted from the sweep, not from his arrival
+
+
+@pytest.mark.usefixtures("beats")
 def test_a_sweep_renews_an_absence_from_before_the_row_it_sweeps(
     players: Any, set_clock: Any
 ) -> None:
