@@ -15,7 +15,7 @@ PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 BENCH_ARGS ?=
 
 .PHONY: venv venv-dev node-modules run test test-js lint typecheck messages bench-physics bench-views \
-	physics-figures bench-live bench-strangers bench-opponent bench-handicap bench-competitions bench-analysis fit-frame-chance bench-redis-restarts scenarios \
+	physics-figures bench-live bench-pairs bench-strangers bench-opponent bench-handicap bench-competitions bench-analysis fit-frame-chance bench-redis-restarts scenarios \
 	physics-goldens static
 
 # `venv`: what the club runs (requirements.txt), for `make run` as for a server; `venv-dev`:
@@ -97,6 +97,11 @@ physics-figures: venv-dev
 # `--lobby 300`, 300 lobby sockets watch meanwhile (their updates' latency, the servers' CPU).
 bench-live: venv-dev
 	$(BIN)/python benchmarks/bench_live.py $(BENCH_ARGS)
+
+# bench-live with and without one thing (`--a`, `--b`), alternately, back to back: each arm's
+# players' acks pooled, the ack p99's change with its 95 % interval (benchmarks/pairs.py).
+bench-pairs: venv-dev
+	$(BIN)/python benchmarks/pairs.py $(BENCH_ARGS)
 
 # One match, 1,000 honest spectators, then 200 hostile sockets flooding hello, ping and aim.
 # Either benchmark on a slow day: BENCH_ARGS="--busy 2" (benchmarks/busy.py).

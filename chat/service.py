@@ -94,22 +94,32 @@ class RoomRates:
 ROOM_RATES = RoomRates()
 
 
-@contextmanager
-def within_room_rate(kind: str, key: str | int) -> Iterator[None]:
-    """Around a line's storing, on the socket before any database work: `chat_busy` when the
-    room is past its rate (every room but a match's players' room), else the line is counted,
-    and given back if it is refused after all (so a refused writer never spends the room's
-    rate; the refusal's code is the rules')."""
-    if not rules.counted_per_room(cast(rules.RoomKind, kind)):
-        yield
-        return
-    if not ROOM_RATES.take(kind, str(key)):
+def take_room_rate(kind: str, key: str | int) -> None:
+    """Count a line in its room's rate (every room but a match's players' room), on the
+    socket before anything else is done for it: `chat_busy` when the room is past it."""
+    if rules.counted_per_room(cast(rules.RoomKind, kind)) and not ROOM_RATES.take(kind, str(key)):
         raise ChatRefused("chat_busy", "the room is busy; try again in a moment")
+
+
+@contextmanager
+def given_back_if_refused(kind: str, key: str | int) -> Iterator[None]:
+    """Around the storing of a line counted by `take_room_rate`: refused after all, it gives
+    its place back (a refused writer never spends the room's rate; the refusal's code is the
+    rules')."""
     try:
         yield
     except Exception:
-        ROOM_RATES.give_back(kind, str(key))
+        if rules.counted_per_room(cast(rules.RoomKind, kind)):
+            ROOM_RATES.give_back(kind, str(key))
         raise
+
+
+@contextmanager
+def within_room_rate(kind: str, key: str | int) -> Iterator[None]:
+    """Both of the above around a line's storing: `chat_busy` before any database work."""
+    take_room_rate(kind, key)
+    with given_back_if_refused(kind, key):
+        yield
 
 
 def _nobody(reader: int) -> frozenset[int]:

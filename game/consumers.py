@@ -30,7 +30,13 @@ from django.conf import settings
 from django.utils import translation
 
 from accounts import addresses
-from chat.service import ChatRefused, blocked_by, shown_to, within_room_rate
+from chat.service import (
+    ChatRefused,
+    blocked_by,
+    given_back_if_refused,
+    shown_to,
+    take_room_rate,
+)
 from game import chat, clock, logs, presence, service
 from game.aims import AIMS
 from game.broadcast import LATEST, event_message, turn_of
@@ -251,10 +257,15 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     async def _say(self, message: client_in.Say) -> None:
         """A chat line, stored by a task of the socket's own (`_store_line`): the socket goes
         on taking its messages, and the match's events, meanwhile. At most `SAYS_WAITING` of
-        its lines wait for the database at once; more are refused `chat_busy`."""
-        if self.saying >= SAYS_WAITING:
-            await self._error("chat_busy", "the room is busy; try again in a moment",
-                              message.client_id)  # fmt: skip
+        its lines wait for the database at once; more are refused `chat_busy`, as a line past
+        its room's rate is, here: a crowd's refused lines (most of a busy room's) cost the
+        table no task, no lock and no thread, only their answer (docs/chat.md, "Load")."""
+        try:
+            if self.saying >= SAYS_WAITING:
+                raise ChatRefused("chat_busy", "the room is busy; try again in a moment")
+            take_room_rate(message.room, self.match_id)
+        except ChatRefused as exc:
+            await self._error(exc.code, exc.message, message.client_id)
             return
         self.saying += 1
         detach(self._store_line(message))
@@ -273,14 +284,12 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
             self.saying -= 1
 
     async def _said(self, message: client_in.Say) -> None:
-        """A chat line: within its room's rate (the spectators' room's: `chat_busy` past it,
-        before any database work), stored (on the chat's own database thread:
-        game/work.py `talk`), sent to this socket first, then to the match's group (whose
-        copy this socket skips). A refusal never closes a member's socket."""
+        """A chat line counted in its room's rate (`_say`): stored (on the chat's own database
+        thread: game/work.py `talk`), sent to this socket first, then to the match's group
+        (whose copy this socket skips). A refusal never closes a member's socket."""
         user = self.scope.get("user")
         try:
-            # The room's own rate first, in memory: a busy room's line past it costs nothing.
-            with within_room_rate(message.room, self.match_id):
+            with given_back_if_refused(message.room, self.match_id):
                 told = await talk(
                     chat.say, self.match_id, user, message.room, message.text, message.preset,
                     clock.now(), self.channel_name, addresses.of_scope(self.scope),
