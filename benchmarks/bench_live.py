@@ -40,14 +40,18 @@ back, to see what a running analysis costs the members' acks.
 With `--chatters N`, N of the spectators are members who chat in their match's spectators'
 room at the flood limit's edge (a line every 2.05 s, each its own words), the first
 spectators of every match in turn: the players' acks with and without them, back to back,
-say what the chat costs the strokes (issue 41; docs/chat.md, "Load").
+say what the chat costs the strokes (issue 41; docs/chat.md, "Load"). With `--chat-apart`
+the chatters' sockets are held by a process of their own (not the one timing the acks), and
+with `--silent` they say nothing: `benchmarks/pairs.py` compares `--chatters N --chat-apart
+--silent` with `--chatters N --chat-apart`, the same sockets with and without their lines.
 
 With `--hog N`, one more member holds N player sockets spread over `--hog-tables` practice
 tables of their own (as many as the club lets them open: refused ones are counted), and
 during play half of them send stale strokes and half aim (`--hog-rate`, 15 a second each;
 aims at `--hog-aim-rate`, 10), each socket within a player's rate: what one member's sockets
 cost the other members' acks (issue 42; docs/performance.md, "One member's many sockets").
-Run it with and without `--hog`, back to back.
+Run it with and without `--hog`, back to back; with `--hog-apart` the hog's sockets are
+held by a process of their own (not the one timing the others' acks).
 
 The clients all run in this one asyncio process; their JSON handling is kept minimal (only the
 players parse events in full, for the snapshot) so that the clients are not the bottleneck.
@@ -602,8 +606,9 @@ class Run:
     computer: Stats  # the members' requests in matches against the computer
     computer_clients: list[Client]
     client_gc: dict[str, Any]  # this process's collector pauses during play, by generation
-    hogs: list[HogSocket]  # the hog's sockets the club let in
+    hogs: list[HogSocket]  # the hog's sockets the club let in (here: none when apart)
     hog_refused: int  # the hog's sockets the club refused
+    hog_figures: tuple[int, int, int]  # the hog's sockets held, messages sent and received
 
 
 async def run_clients(
@@ -627,6 +632,8 @@ async def run_clients(
     name = setup["cookie_name"]
     talking = setup.get("chatters", [])
 
+    apart: list[tuple[int, str, Target]] = []  # `--chat-apart`: match, cookie, server
+
     def chatter(i: int, j: int) -> str | None:
         """The j-th spectator of match i: a chatting member while there are some, the first
         spectators of every match in turn (so a busy match has as many as there are)."""
@@ -641,10 +648,13 @@ async def run_clients(
         # Spread each match's sockets over the servers: the players on different ones.
         everyone += [(players["A"], target(i)),
                      (players["B"], target(i + 1))]  # fmt: skip
-        everyone += [
-            (Client(play, stats, None, chatter(i, j)), target(i + j))
-            for j in range(args.spectators)
-        ]
+        for j in range(args.spectators):
+            cookie = chatter(i, j)
+            if cookie is not None and args.chat_apart:  # held by the chatters' own process
+                apart.append((row["match"], cookie, target(i + j)))
+                play.spectators -= 1
+            else:
+                everyone.append((Client(play, stats, None, cookie), target(i + j)))
     # Matches against the computer: the member alone at the table, counted apart.
     computer = Stats()
     against: list[tuple[MatchPlay, dict[str, Client]]] = []
@@ -678,15 +688,27 @@ async def run_clients(
             await socket.open(port)
 
     began = time.monotonic()
+    chatters = Apart(_chatters_main, apart, args.silent) if apart else None
     await asyncio.gather(*(open_one(c, p) for c, p in everyone))
     await asyncio.gather(*(open_lobby(s, target(i)) for i, s in enumerate(lobbies)))
+    if chatters is not None:
+        assert await asyncio.to_thread(chatters.opened) == "open"
     connect_s = time.monotonic() - began
     print(f"  {len(everyone)} + {len(lobbies)} lobby sockets open in {connect_s:.1f} s",
           flush=True)  # fmt: skip
     hog = setup.get("hog", {"matches": []})
     hogs: list[HogSocket] = []
     hog_refused = 0
-    if args.hog and hog["matches"]:
+    hog_apart: Apart | None = None
+    if args.hog and hog["matches"] and args.hog_apart:
+        tables = hog["matches"]
+        wanted = [
+            (tables[i % len(tables)], f"{name}={hog['A']}", i, target(i)) for i in range(args.hog)
+        ]
+        hog_apart = Apart(_hog_main, wanted, args.hog_rate, args.hog_aim_rate)
+        held, hog_refused = await asyncio.to_thread(hog_apart.opened)
+        print(f"  the hog holds {held} sockets ({hog_refused} refused), apart", flush=True)
+    elif args.hog and hog["matches"]:
         tables = hog["matches"]
         tried = [
             HogSocket(tables[i % len(tables)], f"{name}={hog['A']}", i) for i in range(args.hog)
@@ -709,14 +731,15 @@ async def run_clients(
     client_before = _own_cpu()
     start = time.monotonic()
     until = start + args.duration
+    for held_apart in (chatters, hog_apart):
+        if held_apart is not None:
+            held_apart.go(until)
+    talking_here = [] if args.silent else [c for c, _ in everyone if c.cookie and c.seat is None]
     await asyncio.gather(
         *(drive_match(p, s, args.interval, until, rng) for p, s in zip(plays, seated, strict=True)),
         *(drive_match(p, s, args.interval, until, rng) for p, s in against),
         *(h.hog(args.hog_rate, args.hog_aim_rate, until) for h in hogs),
-        *(
-            chat(c, k, until, stats)
-            for k, c in enumerate(c for c, _ in everyone if c.cookie and c.seat is None)
-        ),
+        *(chat(c, k, until, stats) for k, c in enumerate(talking_here)),
     )
     # Let the last requests settle before judging what was lost.
     drain_until = time.monotonic() + args.drain
@@ -726,6 +749,15 @@ async def run_clients(
         await asyncio.sleep(0.2)
     elapsed = time.monotonic() - start
     pauses.stop()
+    if chatters is not None:
+        said, heard, refused = await asyncio.to_thread(chatters.stop)
+        stats.lines_said += said
+        stats.lines_heard += heard
+        stats.errors.update(Counter(refused))
+    if hog_apart is not None:
+        hog_sent, hog_received = await asyncio.to_thread(hog_apart.stop)
+    else:
+        hog_sent, hog_received = sum(h.sent for h in hogs), sum(h.received for h in hogs)
     cpu_s = [server.cpu_seconds() - b for server, b in zip(servers, cpu_before, strict=True)]
     proxy_cpu_s = proxy.cpu_seconds() - proxy_before if proxy is not None else None
     client_cpu_s = _own_cpu() - client_before
@@ -738,7 +770,7 @@ async def run_clients(
     return Run(
         stats, plays, clients, lobbies, lobby, connect_s, elapsed, cpu_s, client_cpu_s,
         (start, start + elapsed), proxy_cpu_s, computer, computer_clients, pauses.summary(),
-        hogs, hog_refused,
+        hogs, hog_refused, (held if hog_apart else len(hogs), hog_sent, hog_received),
     )  # fmt: skip
 
 
@@ -767,6 +799,85 @@ async def chat(client: Client, k: int, until: float, stats: Stats) -> None:
             stats.lines_said += 1
         n += 1
         await asyncio.sleep(CHAT_EVERY)
+
+
+class Apart:
+    """Sockets held by a process of their own (`--chat-apart`, `--hog-apart`), so that their
+    messages (200 chatters send 100 lines a second and hear their rooms' lines; a hog sends
+    hundreds a second) do not share the event loop that times the players' acks: what is
+    measured is the servers' cost of them, not this process's. `main(pipe, *args)` opens its
+    sockets and says what it holds, waits for the end of play, plays until then, waits for
+    the end of the drain, closes them and says what they did."""
+
+    def __init__(self, main: Any, *args: Any) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=main, args=(theirs, *args))
+        self.process.start()
+
+    def opened(self) -> Any:
+        return self.pipe.recv()
+
+    def go(self, until: float) -> None:
+        self.pipe.send(until)  # (time.monotonic is the machine's, the same in both)
+
+    def stop(self) -> Any:
+        self.pipe.send(None)
+        done = self.pipe.recv()
+        self.process.join(30)
+        return done
+
+
+def _chatters_main(pipe: Any, sockets: list[tuple[int, str, Target]], silent: bool) -> None:
+    asyncio.run(_chatters(pipe, sockets, silent))
+
+
+async def _chatters(pipe: Any, sockets: list[tuple[int, str, Target]], silent: bool) -> None:
+    """The chatting spectators (`Apart`); `silent`: they hold their places and say nothing,
+    so that both arms of a pair have the same sockets. Says lines said, heard and refused."""
+    stats = Stats()
+    clients = [(Client(MatchPlay(m, 0), stats, None, cookie), t) for m, cookie, t in sockets]
+    gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
+
+    async def open_one(client: Client, target: Target) -> None:
+        async with gate:
+            await client.open(target)
+
+    await asyncio.gather(*(open_one(c, t) for c, t in clients))
+    pipe.send("open")
+    until = await asyncio.to_thread(pipe.recv)
+    if not silent:
+        await asyncio.gather(*(chat(c, k, until, stats) for k, (c, _) in enumerate(clients)))
+    await asyncio.to_thread(pipe.recv)  # the drain is over
+    await asyncio.gather(*(c.close() for c, _ in clients))
+    pipe.send((stats.lines_said, stats.lines_heard, dict(stats.errors)))
+
+
+def _hog_main(
+    pipe: Any, sockets: list[tuple[int, str, int, Target]], rate: float, aim_rate: float
+) -> None:
+    asyncio.run(_hog(pipe, sockets, rate, aim_rate))
+
+
+async def _hog(
+    pipe: Any, sockets: list[tuple[int, str, int, Target]], rate: float, aim_rate: float
+) -> None:
+    """The hog's sockets (`Apart`): held, then sockets refused; sent, then received."""
+    held: list[HogSocket] = []
+    for match_id, cookie, index, target in sockets:  # one at a time: the gate counts in order
+        socket = HogSocket(match_id, cookie, index)
+        if await socket.open(target):
+            held.append(socket)
+        else:
+            await socket.close()
+    pipe.send((len(held), len(sockets) - len(held)))
+    until = await asyncio.to_thread(pipe.recv)
+    await asyncio.gather(*(h.hog(rate, aim_rate, until) for h in held))
+    await asyncio.to_thread(pipe.recv)
+    await asyncio.gather(*(h.close() for h in held))
+    pipe.send((sum(h.sent for h in held), sum(h.received for h in held)))
 
 
 def _own_cpu() -> float:
@@ -926,9 +1037,9 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
         }
     if args.hog:
         result["hog"] = {
-            "tried": args.hog, "held": len(run.hogs), "refused": run.hog_refused,
-            "tables": args.hog_tables, "sent": sum(h.sent for h in run.hogs),
-            "received": sum(h.received for h in run.hogs),
+            "tried": args.hog, "held": run.hog_figures[0], "refused": run.hog_refused,
+            "tables": args.hog_tables, "sent": run.hog_figures[1],
+            "received": run.hog_figures[2],
         }  # fmt: skip
     if run.computer_clients:
         member_acks = sorted(x * 1000 for x in run.computer.ack_latencies)
@@ -974,6 +1085,10 @@ def main() -> None:
     )
     parser.add_argument("--hog", type=int, default=0, help="one member's sockets (issue 42)")
     parser.add_argument("--hog-tables", type=int, default=6, help="the hog's practice tables")
+    parser.add_argument(
+        "--hog-apart", action="store_true",
+        help="the hog's sockets in a process of their own (not the one timing the acks)",
+    )  # fmt: skip
     parser.add_argument("--hog-rate", type=float, default=15.0, help="stale strokes a second")
     parser.add_argument("--hog-aim-rate", type=float, default=10.0, help="aims a second")
     parser.add_argument("--probe", action="store_true", help="time the servers' GC and loop lag")
@@ -988,6 +1103,13 @@ def main() -> None:
         "--chatters", type=int, default=0,
         help="spectators who are members and chat at the flood limit's edge (issue 41)",
     )  # fmt: skip
+    parser.add_argument(
+        "--chat-apart", action="store_true",
+        help="the chatters' sockets in a process of their own (not the one timing the acks)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--silent", action="store_true", help="the chatters hold their sockets and say nothing"
+    )
     parser.add_argument("--django-setup", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--django-final", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

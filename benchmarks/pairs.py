@@ -11,7 +11,9 @@ resamples the runs, then the acks within each: a run's machine state is shared b
 says whether the change is within a target.
 
     make bench-pairs BENCH_ARGS='--pairs 4 --common "--matches 10 --spectators 20 --duration 30
-        --interval 2 --setups memory" --a "--chatters 0" --b "--chatters 200"'
+        --interval 2 --setups memory --chatters 200 --chat-apart" --a=--silent --b='
+
+(an arm's arguments that begin with "--" are given as `--a=...`).
 
 It prints each run's figures as it goes and, last, one JSON object: each arm's pooled ack p50
 and p99 with its interval, and the p99's change from A to B with its interval
@@ -36,8 +38,9 @@ BENCH = Path(__file__).resolve().parent / "bench_live.py"
 RESAMPLES = 2000
 
 
-def run(common: list[str], arm: list[str]) -> list[float]:
-    """One run of the benchmark: its players' ack latencies, in ms."""
+def run(common: list[str], arm: list[str]) -> tuple[list[float], float]:
+    """One run of the benchmark: its players' ack latencies, in ms, and its servers' CPU
+    during play (per cent of a core, summed over the servers)."""
     done = subprocess.run(
         [sys.executable, str(BENCH), *common, *arm], capture_output=True, text=True, check=True
     )
@@ -46,7 +49,7 @@ def run(common: list[str], arm: list[str]) -> list[float]:
         raise SystemExit("give one set-up (--setups memory or redis) in --common")
     [result] = results.values()
     acks: list[float] = result["ack_ms"]
-    return acks
+    return acks, sum(result["cpu_percent"])
 
 
 def pooled(runs: list[list[float]], p: float) -> float:
@@ -69,7 +72,12 @@ def interval(values: list[float]) -> list[float]:
     ]
 
 
-def compare(a: list[list[float]], b: list[list[float]], seed: int = 41) -> dict[str, Any]:
+def compare(
+    a: list[list[float]],
+    b: list[list[float]],
+    seed: int = 41,
+    cpu: dict[str, list[float]] | None = None,
+) -> dict[str, Any]:
     """Each arm's pooled ack p50 and p99 (with a 95 % interval for the p99), and the p99's
     change from A to B in per cent (with its interval)."""
     rng = random.Random(seed)
@@ -90,6 +98,8 @@ def compare(a: list[list[float]], b: list[list[float]], seed: int = 41) -> dict[
             "ack_p99_interval_ms": interval(p99s[name]),
             "each_run_p99_ms": [round(percentile(sorted(r), 99) or 0.0, 1) for r in runs],
         }
+        if cpu is not None:
+            out[name]["each_run_server_cpu_percent"] = cpu[name]
     out["p99_change_percent"] = round(
         100 * (out["b"]["ack_p99_ms"] / out["a"]["ack_p99_ms"] - 1), 1
     )
@@ -107,13 +117,16 @@ def main() -> None:
     common = shlex.split(args.common)
     arms = {"a": shlex.split(args.a), "b": shlex.split(args.b)}
     runs: dict[str, list[list[float]]] = {"a": [], "b": []}
+    cpu: dict[str, list[float]] = {"a": [], "b": []}
     for i in range(args.pairs):
         for name in ("a", "b") if i % 2 == 0 else ("b", "a"):
-            acks = run(common, arms[name])
+            acks, used = run(common, arms[name])
             runs[name].append(acks)
+            cpu[name].append(used)
             print(f"pair {i + 1}, {name.upper()}: {len(acks)} acks, p99 "
-                  f"{percentile(sorted(acks), 99)} ms", flush=True)  # fmt: skip
-    print(json.dumps(compare(runs["a"], runs["b"])))
+                  f"{percentile(sorted(acks), 99)} ms, servers' CPU {used:.1f} %",
+                  flush=True)  # fmt: skip
+    print(json.dumps(compare(runs["a"], runs["b"], cpu=cpu)))
 
 
 if __name__ == "__main__":

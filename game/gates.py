@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from django.conf import settings
 
@@ -81,6 +82,8 @@ class _Gate:
         self.knocks: dict[str, Bucket] = {}  # address -> its strangers' handshakes
         self.lookups: dict[str, Bucket] = {}  # address -> its session cookies read
         self.members: dict[str, float] = {}  # address -> when a member's session last came
+        self.held_by: dict[int, set[Any]] = {}  # member's id -> their sockets here
+        self.members_waiting: dict[int, float] = {}  # member's id -> until when turned away
         self.swept = clock.monotonic()
 
     def admit(
@@ -97,6 +100,9 @@ class _Gate:
         site's); `member` is the member's id, None for a stranger."""
         conf = settings.SNOOKER
         if member is not None:
+            until = self.members_waiting.get(member)
+            if until is not None and until > clock.monotonic():
+                return "your account flooded a match; wait a little"
             if self.members_held[member] >= conf["MAX_SOCKETS_PER_MEMBER"]:
                 return "too many connections from your account; close some of your pages"
             per_match = conf["MAX_MEMBER_SOCKETS_PER_MATCH"]
@@ -115,6 +121,20 @@ class _Gate:
             self.members_held[member] += 1
             self.members_at[member, match_id] += 1
         return None
+
+    def hold(self, member: int, socket: Any) -> None:
+        """A member's socket let in (`admit`), to be closed with the others if one floods."""
+        self.held_by.setdefault(member, set()).add(socket)
+
+    def flooded_by(self, member: int, socket: Any) -> list[Any]:
+        """One of a member's sockets was closed for flooding: one flood, one member. The
+        member waits as a flooding address does (`FLOOD_PENALTY`, a random part longer or
+        shorter), at their own tables too, and their other sockets here are returned, to be
+        closed with it: sixty sockets of one member flooding one at a time cost the other
+        tables for as long as the last of them took to reach its own flood (issue 42)."""
+        wait = settings.SNOOKER["FLOOD_PENALTY"] * _JITTER.uniform(0.8, 1.2)
+        self.members_waiting[member] = clock.monotonic() + wait
+        return [s for s in self.held_by.get(member, ()) if s is not socket]
 
     def seat_bucket(self, member: int, match_id: int, burst: float, rate: float) -> Bucket:
         """The one rate of messages a player's sockets at their table share, however many
@@ -209,11 +229,19 @@ class _Gate:
         # A wait that is over and whose address never came back (a turned-away address is
         # forgotten when it knocks again, `turned_away`, not when it does not).
         self.penalised = {a: until for a, until in self.penalised.items() if until > now}
+        self.members_waiting = {m: t for m, t in self.members_waiting.items() if t > now}
 
-    def leave(self, address: str, match_id: int, member: int | None = None) -> None:
+    def leave(
+        self, address: str, match_id: int, member: int | None = None, socket: Any = None
+    ) -> None:
         self.addresses[address] -= 1
         self.matches[match_id] -= 1
         if member is not None:
+            held = self.held_by.get(member)
+            if held is not None:
+                held.discard(socket)
+                if not held:
+                    del self.held_by[member]
             self.members_held[member] -= 1
             self.members_at[member, match_id] -= 1
             if self.members_held[member] <= 0:

@@ -151,7 +151,7 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
         """What needs no database, at once: the place at the gate (subclasses add theirs)."""
         self.gone = True
         if self.address is not None:
-            GATE.leave(self.address, self.room, self.holder)
+            GATE.leave(self.address, self.room, self.holder, self)
             self.address = None
 
     async def _remove(self) -> None:
@@ -169,6 +169,8 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
             await self._close(CLOSE_FULL, refusal)
             return False
         self.address, self.holder = address, member
+        if member is not None:
+            GATE.hold(member, self)
         return True
 
     def _limit(self, burst: float, rate: float, stranger: bool = False) -> None:
@@ -182,7 +184,7 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
 
     async def _close(self, code: int, reason: str | None = None) -> None:
         if self.address is not None:
-            GATE.leave(self.address, self.room, self.holder)
+            GATE.leave(self.address, self.room, self.holder, self)
             self.address = None
         await self.close(code=code, reason=reason)
 
@@ -221,11 +223,18 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
             await self._flooded()
 
     async def _flooded(self) -> None:
-        """Close a flooding socket (a match goes on) and make its address wait."""
+        """Close a flooding socket (a match goes on) and make its address wait; a member's
+        flood closes all their sockets here, and they wait too (`GATE.flooded_by`)."""
         self.flooded = True
         if self.address is not None:
             GATE.penalise(self.address)
+        others = GATE.flooded_by(self.holder, self) if self.holder is not None else []
         await self.close(code=CLOSE_FLOOD)
+        for other in others:
+            if not other.flooded:
+                other.flooded = True  # what it sends meanwhile is dropped unread
+                with contextlib.suppress(Exception):
+                    await other.close(code=CLOSE_FLOOD)
 
     async def _hello(self, message: H) -> None:
         if self.greeted:

@@ -9,6 +9,7 @@ serves the whole package.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -129,10 +130,26 @@ def _environment(database: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def club_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database migrated, with alice, bob and carol, made once: each module's server starts
-    from a copy (the migrations and the password hashing cost seconds each time)."""
+    """A database migrated, with alice, bob and carol, made once for the run: each module's
+    server starts from a copy (the migrations and the password hashing cost 11 s of CPU, each
+    worker's at once when pytest-xdist's workers start: the first to come makes it, under a
+    lock in the run's own directory, and the others wait for it)."""
     _needs_a_browser()
-    database = tmp_path_factory.mktemp("club") / "db.sqlite3"
+    run = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run = run.parent  # the workers' directories are in the run's
+    database = run / "club.sqlite3"
+    with (run / "club.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not database.exists():
+            making = run / "club.sqlite3.making"
+            making.unlink(missing_ok=True)
+            _make_club_database(making)
+            making.rename(database)
+    return database
+
+
+def _make_club_database(database: Path) -> None:
     env = _environment(database)
     run_python(env, "manage.py", "migrate", "--noinput", "-v", "0")
     run_python(env, "manage.py", "shell", "-v", "0", "-c",
@@ -142,7 +159,6 @@ def club_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
             f"U.create_user({n!r}, password={PASSWORD!r})\n" for n in ("alice", "bob", "carol")
         ),
     )  # fmt: skip
-    return database
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +178,7 @@ def server(
         yield server
     finally:
         shell.stop()
-        daphne.stop()
+        daphne.kill()  # its database is thrown away: nothing to shut down for
 
 
 @pytest.fixture(scope="package")

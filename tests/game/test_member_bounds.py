@@ -12,8 +12,8 @@ from channels.db import database_sync_to_async
 from django.db.backends.utils import CursorWrapper
 
 from game import service
-from game.protocol import CLOSE_FULL
-from tests.game.helpers import Client, started
+from game.protocol import CLOSE_FLOOD, CLOSE_FULL
+from tests.game.helpers import Client, close_code, started
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_clients")]
 
@@ -166,3 +166,27 @@ async def test_a_stale_choice_is_refused_before_the_database(
     await a.send({"type": "choose", "client_id": "new1", "version": 2, "option": "play"})
     assert (await a.expect("error"))["code"] == "no_choice_pending"  # this one is read
     assert len(queries) > before
+
+
+async def test_one_flood_closes_all_the_members_sockets_and_the_member_waits(
+    match, players, settings, set_clock
+) -> None:
+    """Sixty sockets of one member flooding one at a time cost the other tables until the last
+    of them had flooded: the first flood closes every socket of the member here, and the
+    member waits as a flooding address does, wherever they come from. The opponent's socket
+    stays open, and the member comes back once the wait is over."""
+    settings.SNOOKER = {**settings.SNOOKER, "FLOOD_BACKLOG": 20}
+    alice = [Client(match.pk, players[0], address=f"10.5.0.{i}") for i in range(1, 4)]
+    bob = Client(match.pk, players[1], address="10.5.1.1")
+    for client in (*alice, bob):
+        await client.open()
+    for _ in range(40):  # all queued before the consumer reads the first: a flood
+        await alice[0].ws.send_input(
+            {"type": "websocket.receive", "text": '{"type":"ping","version":0}'}
+        )
+    assert [await close_code(c.ws) for c in alice] == [CLOSE_FLOOD] * 3
+    await bob.send({"type": "ping", "version": 1})
+    await bob.expect("pong")
+    assert await _connect(Client(match.pk, players[0], address="10.5.2.1")) == (False, CLOSE_FULL)
+    await set_clock.advance(1.2 * settings.SNOOKER["FLOOD_PENALTY"] + 1)
+    assert await _connect(Client(match.pk, players[0], address="10.5.2.1")) == (True, None)
