@@ -698,28 +698,21 @@ async def run_clients(
           flush=True)  # fmt: skip
     hog = setup.get("hog", {"matches": []})
     hogs: list[HogSocket] = []
-    hog_refused = 0
+    held = hog_refused = 0
     hog_apart: Apart | None = None
-    if args.hog and hog["matches"] and args.hog_apart:
+    if args.hog and hog["matches"]:
         tables = hog["matches"]
         wanted = [
             (tables[i % len(tables)], f"{name}={hog['A']}", i, target(i)) for i in range(args.hog)
         ]
-        hog_apart = Apart(_hog_main, wanted, args.hog_rate, args.hog_aim_rate)
-        held, hog_refused = await asyncio.to_thread(hog_apart.opened)
-        print(f"  the hog holds {held} sockets ({hog_refused} refused), apart", flush=True)
-    elif args.hog and hog["matches"]:
-        tables = hog["matches"]
-        tried = [
-            HogSocket(tables[i % len(tables)], f"{name}={hog['A']}", i) for i in range(args.hog)
-        ]
-        for i, socket in enumerate(tried):  # one at a time: the gate counts them in order
-            if await socket.open(target(i)):
-                hogs.append(socket)
-            else:
-                hog_refused += 1
-                await socket.close()
-        print(f"  the hog holds {len(hogs)} sockets ({hog_refused} refused)", flush=True)
+        if args.hog_apart:
+            hog_apart = Apart(_hog_main, wanted, args.hog_rate, args.hog_aim_rate)
+            held, hog_refused = await asyncio.to_thread(hog_apart.opened)
+        else:
+            hogs = await _open_hog(wanted)
+            held, hog_refused = len(hogs), len(wanted) - len(hogs)
+        where = ", apart" if hog_apart is not None else ""
+        print(f"  the hog holds {held} sockets ({hog_refused} refused){where}", flush=True)
     await asyncio.sleep(2)  # let the arrivals' presence and lobby updates pass
     set_aside()  # this client's sockets, out of its collector's way
     lobby.updates = lobby.bytes = 0
@@ -770,7 +763,7 @@ async def run_clients(
     return Run(
         stats, plays, clients, lobbies, lobby, connect_s, elapsed, cpu_s, client_cpu_s,
         (start, start + elapsed), proxy_cpu_s, computer, computer_clients, pauses.summary(),
-        hogs, hog_refused, (held if hog_apart else len(hogs), hog_sent, hog_received),
+        hogs, hog_refused, (held, hog_sent, hog_received),
     )  # fmt: skip
 
 
@@ -855,6 +848,18 @@ async def _chatters(pipe: Any, sockets: list[tuple[int, str, Target]], silent: b
     pipe.send((stats.lines_said, stats.lines_heard, dict(stats.errors)))
 
 
+async def _open_hog(sockets: list[tuple[int, str, int, Target]]) -> list[HogSocket]:
+    """The hog's sockets the club lets in, opened one at a time (the gate counts in order)."""
+    held: list[HogSocket] = []
+    for match_id, cookie, index, target in sockets:
+        socket = HogSocket(match_id, cookie, index)
+        if await socket.open(target):
+            held.append(socket)
+        else:
+            await socket.close()
+    return held
+
+
 def _hog_main(
     pipe: Any, sockets: list[tuple[int, str, int, Target]], rate: float, aim_rate: float
 ) -> None:
@@ -865,13 +870,7 @@ async def _hog(
     pipe: Any, sockets: list[tuple[int, str, int, Target]], rate: float, aim_rate: float
 ) -> None:
     """The hog's sockets (`Apart`): held, then sockets refused; sent, then received."""
-    held: list[HogSocket] = []
-    for match_id, cookie, index, target in sockets:  # one at a time: the gate counts in order
-        socket = HogSocket(match_id, cookie, index)
-        if await socket.open(target):
-            held.append(socket)
-        else:
-            await socket.close()
+    held = await _open_hog(sockets)
     pipe.send((len(held), len(sockets) - len(held)))
     until = await asyncio.to_thread(pipe.recv)
     await asyncio.gather(*(h.hog(rate, aim_rate, until) for h in held))

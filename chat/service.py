@@ -109,8 +109,7 @@ def given_back_if_refused(kind: str, key: str | int) -> Iterator[None]:
     try:
         yield
     except Exception:
-        if rules.counted_per_room(cast(rules.RoomKind, kind)):
-            ROOM_RATES.give_back(kind, str(key))
+        ROOM_RATES.give_back(kind, str(key))  # (nothing, for a room not counted: no bucket)
         raise
 
 
