@@ -140,7 +140,8 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         self._limit(burst, rate, stranger=not member)
         if self.seat is not None and self.holder is not None:
             # A player's sockets at their table share one rate, as their aims do (issue 42).
-            self.bucket = GATE.seat_bucket(self.holder, self.match_id, burst, rate)
+            seat = GATE.seat_rate(self.holder, self.match_id, burst, rate)
+            self.bucket, self.flood = seat.bucket, seat.flood
         self.log_bucket = Bucket(conf["LOG_BURST"], conf["LOG_PER_SECOND"])
         await self.accept()
 

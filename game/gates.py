@@ -4,6 +4,7 @@
   against the caps; how fast each address opens new ones; addresses that flooded wait a while.
 - `Bucket`: a token bucket, a socket's rate of messages.
 - `Flood`: when a run of refused messages is a flood, and the socket is closed.
+- `Rate`: the two together, shared by every socket of a seat or of a member.
 """
 
 from __future__ import annotations
@@ -62,6 +63,18 @@ class Flood:
         return first, now - self.started >= self.limit or self.count >= self.most
 
 
+class Rate:
+    """A rate of messages and its flood rule, shared by the sockets that spend it: a player's
+    sockets at their table, or all of a member's sockets here. The run of refusals is
+    counted where the rate is: sixty sockets each counting its own share of a member's
+    refusals took 1,700 messages to reach a flood (issue 42)."""
+
+    def __init__(self, burst: float, rate: float) -> None:
+        conf = settings.SNOOKER
+        self.bucket = Bucket(burst, rate)
+        self.flood = Flood(conf["FLOOD_CLOSE_AFTER"], conf["FLOOD_CLOSE_REFUSED"])
+
+
 class _Gate:
     """Sockets held here per address, per match and per member, against the caps; how fast
     each address opens new ones; addresses that flooded wait a while, longer each time they
@@ -76,7 +89,8 @@ class _Gate:
         self.matches: Counter[int] = Counter()
         self.members_held: Counter[int] = Counter()  # member's id -> sockets
         self.members_at: Counter[tuple[int, int]] = Counter()  # (member's id, match) -> sockets
-        self.seats: dict[tuple[int, int], Bucket] = {}  # (player's id, match) -> their rate
+        self.seats: dict[tuple[int, int], Rate] = {}  # (player's id, match) -> their rate
+        self.member_rates: dict[int, Rate] = {}  # member's id -> all their sockets' rate
         self.penalised: dict[str, float] = {}  # address -> until when it is turned away
         self.strikes: dict[str, tuple[int, float]] = {}  # address -> floods, last one's end
         self.knocks: dict[str, Bucket] = {}  # address -> its strangers' handshakes
@@ -136,12 +150,23 @@ class _Gate:
         self.members_waiting[member] = clock.monotonic() + wait
         return [s for s in self.held_by.get(member, ()) if s is not socket]
 
-    def seat_bucket(self, member: int, match_id: int, burst: float, rate: float) -> Bucket:
+    def seat_rate(self, member: int, match_id: int, burst: float, rate: float) -> Rate:
         """The one rate of messages a player's sockets at their table share, however many
         they open (kept while any of them is held here)."""
         found = self.seats.get((member, match_id))
         if found is None:
-            found = self.seats[member, match_id] = Bucket(burst, rate)
+            found = self.seats[member, match_id] = Rate(burst, rate)
+        return found
+
+    def member_rate(self, member: int) -> Rate:
+        """The rate all of a member's sockets here share, at tables, watching, in the lobby
+        (`MEMBER_RATE_BURST`, `MEMBER_RATE_PER_SECOND`: a player aiming at their table with
+        the lobby and notices open spends a third of it); kept while any is held here."""
+        found = self.member_rates.get(member)
+        if found is None:
+            conf = settings.SNOOKER
+            rate = Rate(conf["MEMBER_RATE_BURST"], conf["MEMBER_RATE_PER_SECOND"])
+            found = self.member_rates[member] = rate
         return found
 
     def knock(self, address: str) -> bool:
@@ -246,6 +271,7 @@ class _Gate:
             self.members_at[member, match_id] -= 1
             if self.members_held[member] <= 0:
                 del self.members_held[member]
+                self.member_rates.pop(member, None)
             if self.members_at[member, match_id] <= 0:
                 del self.members_at[member, match_id]
                 self.seats.pop((member, match_id), None)

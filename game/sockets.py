@@ -3,7 +3,8 @@ the club's (club/consumers.py) consumers hold only what is theirs.
 
 - Admission: a place at the gate (`game.gates.GATE`) in the socket's room, left however the
   consumer ends.
-- The flood guard: a token bucket per socket and the flood rule (`Bucket`, `Flood`), and the
+- The flood guard: a token bucket per socket, one per member shared by all their sockets
+  here, and the flood rule (`Bucket`, `Flood`, `Rate`), and the
   backlog: the messages the browser sent that the consumer has not read yet. A busy server
   reads slower than a flooder sends, so the bucket alone, counting messages as they are
   read, would never see that flood: the backlog does.
@@ -38,7 +39,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from accounts import addresses
-from game.gates import GATE, Bucket, Flood
+from game.gates import GATE, Bucket, Flood, Rate
 from game.protocol import CLOSE_FLOOD, CLOSE_FULL, CLOSE_UNAVAILABLE
 from game.protocol.client_in import BadMessage
 from game.supervise import DEPENDENCIES
@@ -71,6 +72,7 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
     address: str | None = None  # set while this socket holds a place at the gate
     holder: int | None = None  # the member whose place it is (None: a stranger's)
     faults: Bucket | None = None  # a stranger's allowance of refused messages (`_limit`)
+    member_rate: Rate | None = None  # the rate all the member's sockets here share
     greeted: bool = False
     gone: bool = False  # its places and registrations have been cleaned up
     flooded: bool = False  # closed for flooding: what it sends meanwhile is dropped unread
@@ -179,6 +181,8 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
         conf = settings.SNOOKER
         self.bucket = Bucket(burst, rate)
         self.flood = Flood(conf["FLOOD_CLOSE_AFTER"], conf["FLOOD_CLOSE_REFUSED"])
+        if self.holder is not None:
+            self.member_rate = GATE.member_rate(self.holder)
         if stranger:
             self.faults = Bucket(conf["STRANGER_FAULTS_BURST"], conf["STRANGER_FAULTS_PER_SECOND"])
 
@@ -195,8 +199,9 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
         if self.backlog.qsize() > settings.SNOOKER["FLOOD_BACKLOG"]:
             await self._flooded()
             return
-        if not self.bucket.take():
-            first, flooding = self.flood.refused()
+        flood = self._refused_by()
+        if flood is not None:
+            first, flooding = flood.refused()
             if flooding:
                 await self._flooded()
             elif first:  # one answer per run of refusals: a flood is not answered in kind
@@ -213,6 +218,16 @@ class Socket(AsyncWebsocketConsumer, Generic[H, M]):
             await self._error("hello_first", "send hello before anything else")
         else:
             await self.take(message)
+
+    def _refused_by(self) -> Flood | None:
+        """The flood rule of the rate that refuses this message (the socket's or the seat's,
+        then the member's), None if both take it."""
+        if not self.bucket.take():
+            return self.flood
+        shared = self.member_rate
+        if shared is not None and not shared.bucket.take():
+            return shared.flood
+        return None
 
     async def _faulted(self) -> None:
         """A refusal was answered: a stranger past its allowance is a flood. Within the rate,

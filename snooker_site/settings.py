@@ -214,6 +214,8 @@ class SnookerSettings(TypedDict):
     RATE_PER_SECOND: float
     SPECTATOR_RATE_BURST: int
     SPECTATOR_RATE_PER_SECOND: float
+    MEMBER_RATE_BURST: int
+    MEMBER_RATE_PER_SECOND: float
     FLOOD_CLOSE_AFTER: float
     FLOOD_CLOSE_REFUSED: int
     STRANGER_FAULTS_BURST: int
@@ -263,6 +265,11 @@ SNOOKER: SnookerSettings = {
     # A spectator sends a hello and a ping every few seconds: a little room, no more.
     "SPECTATOR_RATE_BURST": 10,
     "SPECTATOR_RATE_PER_SECOND": 2.0,
+    # ... and all of one member's sockets in a process together: a table's aims, a lobby,
+    # notices and a few matches watched fit; sixty sockets sending at a player's rate each
+    # are one flood (issue 42).
+    "MEMBER_RATE_BURST": 60,
+    "MEMBER_RATE_PER_SECOND": 30.0,
     "FLOOD_CLOSE_AFTER": 3.0,
     # ... or as soon as this many in a row are refused (a sender far over the rate).
     "FLOOD_CLOSE_REFUSED": 30,

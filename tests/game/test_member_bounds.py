@@ -89,6 +89,38 @@ async def test_a_players_sockets_at_one_table_share_one_rate(
     await second.expect("pong")
 
 
+async def test_a_members_sockets_share_one_rate_and_one_flood(players, set_clock, settings) -> None:
+    """Sockets at three tables of one member, each within its own seat's rate, together past
+    the member's: the next message on any of them is refused, and a run of refusals spread
+    over the three is one flood that closes all of them (each counting its own share of the
+    run, sixty sockets took 1,700 messages to flood, issue 42). The opponent is untouched."""
+    conf = settings.SNOOKER
+    burst, most = int(conf["MEMBER_RATE_BURST"]), int(conf["FLOOD_CLOSE_REFUSED"])
+    assert burst % 3 == 0 and burst // 3 < conf["RATE_BURST"]  # within each seat's rate
+    alice, bob = players
+    tables = [
+        await database_sync_to_async(service.create_match)(alice, bob, best_of=1, draw="A")
+        for _ in range(3)
+    ]
+    sockets = [Client(row.pk, alice) for row in tables]
+    opponent = Client(tables[0].pk, bob)
+    for client in (*sockets, opponent):
+        await client.open()
+    for client in sockets:
+        for _ in range(burst // 3 - 1):  # its hello took one
+            await client.send({"type": "ping", "version": 1})
+            await client.expect("pong")
+    await sockets[2].send({"type": "ping", "version": 1})
+    assert (await sockets[2].expect("error"))["code"] == "rate_limited"
+    for i in range(most - 1):  # the run's other refusals, a third on each socket
+        await sockets[i % 3].ws.send_input(
+            {"type": "websocket.receive", "text": '{"type":"ping","version":1}'}
+        )
+    assert [await close_code(c.ws) for c in sockets] == [CLOSE_FLOOD] * 3
+    await opponent.send({"type": "ping", "version": 1})
+    await opponent.expect("pong")
+
+
 @pytest.fixture
 def queries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every SQL statement a player's request runs (`service.submit`, on whichever thread
