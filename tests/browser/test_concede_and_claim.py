@@ -1,7 +1,7 @@
 """Leaving the table, claiming and conceding, in real browsers.
 
-A best-of-3 match with a reconnect grace of 8 seconds (a loaded machine may take a few to tell
-Alice): Bob closes his page, Alice sees the countdown and then the claim buttons, claims the
+A best-of-3 match with a reconnect grace of 14 seconds (Alice is told 3 s after Bob goes, the
+away notice, and a loaded machine took more than 5 s more): Bob closes his page, Alice sees the countdown and then the claim buttons, claims the
 frame after confirming; then she concedes the match. Alice's page and a spectator's show each
 result: the log, the banners, the scoreboard.
 """
@@ -30,7 +30,7 @@ def confirm(page: Page, button: str, title: str) -> None:
 def test_claim_a_frame_then_concede_the_match(
     browser: Any, server: Server, artifacts: Path
 ) -> None:
-    match = server.new_match(3, reconnect_grace=8)
+    match = server.new_match(3, reconnect_grace=14)
     contexts = [browser.new_context(viewport=DESKTOP) for _ in range(3)]
     login(contexts[0], match, "alice")
     login(contexts[1], match, "bob")
@@ -63,10 +63,10 @@ def test_claim_a_frame_then_concede_the_match(
     # Bob leaves: a countdown for Alice, then the claim buttons; the spectator only reads it.
     bob.close()
     away = alice.get_by_test_id("away-banner")
-    expect(away).to_contain_text("bob has left the table — you may claim in 0:0")
+    expect(away).to_contain_text("bob has left the table — you may claim in 0:", timeout=11_000)
     expect(alice.get_by_test_id("claim-buttons")).to_be_hidden()
     expect(spectator.get_by_test_id("away-text")).to_have_text("bob has left the table")
-    expect(alice.get_by_test_id("claim-buttons")).to_be_visible(timeout=20_000)
+    expect(alice.get_by_test_id("claim-buttons")).to_be_visible(timeout=30_000)
     expect(away).not_to_contain_text("claim in")
     expect(spectator.get_by_test_id("claim-buttons")).to_be_hidden()
     alice.screenshot(path=str(artifacts / "claim-1280x800.png"))
