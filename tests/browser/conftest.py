@@ -1,8 +1,9 @@
 """Browser tests: a real daphne on a free loopback port, Debian's Chromium driven by Playwright.
 
-Each module's server runs against a SQLite file of its own, copied from one migrated once for
-the session with users alice/bob/carol (password `pw-snooker-1`), with the in-memory channel
-layer (no REDIS_URL); a best-of-3 match, alice (A) to break, is made for it. The tests' own
+Each module's server runs against a SQLite file of its own (started while the module before
+ran: `spare`), copied from one migrated once for the session with users alice/bob/carol
+(password `pw-snooker-1`), with the in-memory channel layer (no REDIS_URL); a best-of-3
+match, alice (A) to break, is made for it. The tests' own
 Django snippets (new matches, snapshots) run in one process per module (`Shell`). One Chromium
 serves the whole package.
 """
@@ -161,24 +162,60 @@ def _make_club_database(database: Path) -> None:
     )  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def server(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, club_database: Path
-) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("browser")
+@dataclass
+class Started:
+    """A module's server, being started: its database (a copy of the club's), its daphne
+    and its shell (neither waited for yet)."""
+
+    env: dict[str, str]
+    daphne: Daphne
+    shell: Shell
+
+    def stop(self) -> None:
+        self.shell.stop()
+        self.daphne.kill()  # its database is thrown away: nothing to shut down for
+
+
+def _start(tmp: Path, club_database: Path, extra: dict[str, str]) -> Started:
     shutil.copyfile(club_database, tmp / "db.sqlite3")
     env = _environment(tmp / "db.sqlite3")
+    env.update(extra)
+    return Started(env, Daphne("daphne", env, tmp), Shell(env))
+
+
+@pytest.fixture(scope="session")
+def spare() -> Iterator[list[Started]]:
+    """The next module's server (the shipped settings'), started while a module's tests run:
+    a daphne and a shell take seconds to start, each module's first test waited for them, and
+    the CPU is idle half the time while the browser tests wait on pages. One at most; the
+    last is stopped at the end."""
+    held: list[Started] = []
+    yield held
+    for started in held:
+        started.stop()
+
+
+@pytest.fixture(scope="module")
+def server(
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
+    club_database: Path,
+    spare: list[Started],
+) -> Iterator[Server]:
     # A module may run its server with settings of its own (SERVER_ENV: a short stall time).
-    env.update(getattr(request.module, "SERVER_ENV", {}))
-    daphne = Daphne("daphne", env, tmp)
-    shell = Shell(env)
+    extra: dict[str, str] = getattr(request.module, "SERVER_ENV", {})
+    if spare and not extra:
+        started = spare.pop()
+    else:
+        started = _start(tmp_path_factory.mktemp("browser"), club_database, extra)
+    if not spare:
+        spare.append(_start(tmp_path_factory.mktemp("browser"), club_database, {}))
     try:
-        server = Server(daphne.http_url, env, 0, shell).new_match(3)
-        daphne.wait_healthy()
+        server = Server(started.daphne.http_url, started.env, 0, started.shell).new_match(3)
+        started.daphne.wait_healthy()
         yield server
     finally:
-        shell.stop()
-        daphne.kill()  # its database is thrown away: nothing to shut down for
+        started.stop()
 
 
 @pytest.fixture(scope="package")
@@ -193,7 +230,8 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-# A member's session cookie per server, from their first sign-in there: a login through the
+# A member's session cookie per server's database (a port is used again by a later module's
+# server), from their first sign-in there: a login through the
 # form cost 2.3 s on average (the password's hashing, the login page and the lobby it leads
 # to), 263 s of the browser tests' 1,000 in 114 logins, where one per member and module checks
 # the form as well.
@@ -203,7 +241,8 @@ _SESSIONS: dict[tuple[str, str], list[Any]] = {}
 def login(context: BrowserContext, server: Server, username: str) -> None:
     """Sign in: through the real login form the first time on this server, after that with
     the session it gave (a member signed in in two browsers)."""
-    known = _SESSIONS.get((server.url, username))
+    database = server.env.get("DATABASE_URL", server.url)
+    known = _SESSIONS.get((database, username))
     if known is not None:
         context.add_cookies(known)
         return
@@ -216,7 +255,7 @@ def login(context: BrowserContext, server: Server, username: str) -> None:
     page.close()
     cookies = [c for c in context.cookies(server.url) if c["name"] == "sessionid"]
     assert cookies, "signed in without a session cookie"
-    _SESSIONS[(server.url, username)] = cookies
+    _SESSIONS[(database, username)] = cookies
 
 
 @pytest.fixture(scope="session")
