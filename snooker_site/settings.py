@@ -126,6 +126,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default: write-ahead logging lets readers run beside the writer, and
     # synchronous=NORMAL is still safe in WAL mode while saving an fsync on every stroke's
     # commit; IMMEDIATE takes the write lock up front instead of failing to upgrade to it.
+    # The process's writers take turns, the players' first (snooker_site/sqlite/base.py).
+    DATABASES["default"]["ENGINE"] = "snooker_site.sqlite"
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         transaction_mode="IMMEDIATE",

@@ -1,9 +1,10 @@
 """Leaving the table, claiming and conceding, in real browsers.
 
 A best-of-3 match with a reconnect grace of 14 seconds (Alice is told 3 s after Bob goes, the
-away notice, and a loaded machine took more than 5 s more): Bob closes his page, Alice sees the countdown and then the claim buttons, claims the
-frame after confirming; then she concedes the match. Alice's page and a spectator's show each
-result: the log, the banners, the scoreboard.
+away notice, and a loaded machine took more than 5 s more): Bob closes his page, Alice sees
+the countdown and then the claim buttons, claims the frame after confirming; then she
+concedes the match. Alice's page and a spectator's show each result: the log, the banners,
+the scoreboard.
 """
 
 from __future__ import annotations

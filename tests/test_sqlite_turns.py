@@ -1,0 +1,86 @@
+"""The embedded database's writers take turns in a process, the players' thread first
+(snooker_site/sqlite/base.py): a stroke no longer sleeps through SQLite's retries while other
+threads write one short transaction after another."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connections
+
+from snooker_site.sqlite import base
+from snooker_site.sqlite.base import Turns
+
+
+def _waiter(
+    turns: Turns, name: str, order: list[str], started: threading.Event
+) -> threading.Thread:
+    def run() -> None:
+        started.set()
+        assert turns.take(5)
+        order.append(name)
+        turns.give_back()
+
+    return threading.Thread(target=run, name=name)
+
+
+def _waiting(turns: Turns, count: int) -> None:
+    """Until `count` threads wait on the turn (each waits in `Condition.wait`)."""
+    deadline = time.monotonic() + 5
+    while len(turns.condition._waiters) < count:  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
+
+
+def test_the_players_thread_goes_before_the_threads_that_waited_longer() -> None:
+    turns, order = Turns(), []
+    assert turns.take(1)
+    first = _waiter(turns, "beat_0", order, threading.Event())
+    first.start()
+    _waiting(turns, 1)
+    players = _waiter(turns, "play_0", order, threading.Event())
+    players.start()
+    _waiting(turns, 2)
+    turns.give_back()
+    for thread in (first, players):
+        thread.join(5)
+    assert order == ["play_0", "beat_0"]
+
+
+def test_a_turn_not_given_in_time_is_taken_anyway() -> None:
+    """As SQLite's own timeout: a thread never waits longer here than SQLite would."""
+    turns = Turns()
+    assert turns.take(1)
+    began = time.monotonic()
+    assert turns.take(0.05) is False
+    assert 0.05 <= time.monotonic() - began < 1
+
+
+def _begin(connection: base.DatabaseWrapper) -> None:
+    """What `transaction.atomic` does first on SQLite."""
+    connection.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+
+
+@pytest.mark.django_db
+def test_a_file_databases_transactions_take_and_give_back_the_turn(tmp_path: Path) -> None:
+    """Each transaction on a file holds the turn until it commits or rolls back (another
+    thread's would wait for it on the condition, not in SQLite's retries)."""
+    settings = {**connections.settings["default"], "NAME": str(tmp_path / "db.sqlite3")}
+    connection = base.DatabaseWrapper(settings, alias="scratch")
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("CREATE TABLE t (x INTEGER)")
+        for end in (connection.commit, connection.rollback, connection.close):
+            _begin(connection)
+            assert connection.turn and base.TURNS.held
+            with connection.cursor() as cursor:
+                cursor.execute("INSERT INTO t VALUES (1)")
+            end()
+            assert not connection.turn and not base.TURNS.held
+            if end is not connection.close:
+                connection.set_autocommit(True)
+    finally:
+        connection.close()
