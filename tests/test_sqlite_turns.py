@@ -84,3 +84,24 @@ def test_a_file_databases_transactions_take_and_give_back_the_turn(tmp_path: Pat
                 connection.set_autocommit(True)
     finally:
         connection.close()
+
+
+@pytest.mark.django_db
+def test_the_players_thread_leaves_the_checkpoints_to_the_others(tmp_path: Path) -> None:
+    """A stroke's commit never copies the log back into the file (SQLite does it in the
+    commit that finds the log long, fsyncs and all): the other threads' commits do."""
+    settings = {**connections.settings["default"], "NAME": str(tmp_path / "db.sqlite3")}
+    found: dict[str, int] = {}
+
+    def read(name: str) -> None:
+        connection = base.DatabaseWrapper(settings, alias="scratch")
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_autocheckpoint")
+            found[name] = cursor.fetchone()[0]
+        connection.close()
+
+    for name in ("play_0", "beat_0"):
+        thread = threading.Thread(target=read, args=(name,), name=name)
+        thread.start()
+        thread.join(5)
+    assert found == {"play_0": 0, "beat_0": 1000}

@@ -11,6 +11,11 @@ condition, woken the moment the lock is given back, and a players' request (game
 command) still meet SQLite's own waiting; a turn not given within the database's timeout is
 taken anyway, so a thread can never wait on another here for longer than SQLite would.
 
+And the players' thread never copies the log back into the database (a checkpoint, with its
+fsyncs, which SQLite runs in the commit that finds the log past 1,000 pages: a stroke's
+commit took 15-25 ms a few times a minute); the other threads' commits do (the presence
+heartbeat writes every few seconds).
+
 An in-memory database (the tests') is one connection's, or a shared cache whose tables lock
 differently: it is left as Django makes it.
 """
@@ -65,6 +70,13 @@ TURNS = Turns()
 
 class DatabaseWrapper(base.DatabaseWrapper):
     turn = False  # this connection holds the process's turn to write
+
+    def get_new_connection(self, conn_params: Any) -> Any:
+        connection = super().get_new_connection(conn_params)
+        players = threading.current_thread().name.startswith(PLAYERS_THREAD)
+        if players and not self.is_in_memory_db():
+            connection.execute("PRAGMA wal_autocheckpoint=0")
+        return connection
 
     def _start_transaction_under_autocommit(self) -> None:
         if not self.is_in_memory_db():
