@@ -44,6 +44,9 @@ say what the chat costs the strokes (issue 41; docs/chat.md, "Load"). With `--ch
 the chatters' sockets are held by a process of their own (not the one timing the acks), and
 with `--silent` they say nothing: `benchmarks/pairs.py` compares `--chatters N --chat-apart
 --silent` with `--chatters N --chat-apart`, the same sockets with and without their lines.
+With `--crowd-apart` (redis) every player's socket is on the first server and every
+spectator's on the second, as a deployment that gave the crowd processes of its own would
+place them (the balancer off).
 
 With `--hog N`, one more member holds N player sockets spread over `--hog-tables` practice
 tables of their own (as many as the club lets them open: refused ones are counted), and
@@ -645,16 +648,21 @@ async def run_clients(
         plays.append(play)
         players = {s: Client(play, stats, s, f"{name}={row[s]}") for s in ("A", "B")}
         seated.append(players)
-        # Spread each match's sockets over the servers: the players on different ones.
-        everyone += [(players["A"], target(i)),
-                     (players["B"], target(i + 1))]  # fmt: skip
+        # Spread each match's sockets over the servers: the players on different ones (with
+        # `--crowd-apart`, every player on the first and every spectator on the second).
+        if args.crowd_apart:
+            everyone += [(players["A"], target(0)), (players["B"], target(0))]
+        else:
+            everyone += [(players["A"], target(i)),
+                         (players["B"], target(i + 1))]  # fmt: skip
         for j in range(args.spectators):
             cookie = chatter(i, j)
+            where = target(1) if args.crowd_apart else target(i + j)
             if cookie is not None and args.chat_apart:  # held by the chatters' own process
-                apart.append((row["match"], cookie, target(i + j)))
+                apart.append((row["match"], cookie, where))
                 play.spectators -= 1
             else:
-                everyone.append((Client(play, stats, None, cookie), target(i + j)))
+                everyone.append((Client(play, stats, None, cookie), where))
     # Matches against the computer: the member alone at the table, counted apart.
     computer = Stats()
     against: list[tuple[MatchPlay, dict[str, Client]]] = []
@@ -899,6 +907,8 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
                 "SNOOKER_MAX_SOCKETS_PER_ADDRESS": "100000", "SNOOKER_HANDSHAKE_BURST": "100000",
                 "SNOOKER_MAX_SOCKETS_PER_MATCH": "100000",
                 "SNOOKER_CHAT_ADDRESS_RATE": "100000/10s"}  # fmt: skip
+        if args.crowd_apart:  # the sockets stay where they were put, not spread again
+            env["SNOOKER_BALANCE_EVERY"] = "0"
         database: ScratchDatabase | None = None
         prefix = f"bench-{uuid.uuid4().hex[:12]}"
         redis = redis_url()
@@ -1106,6 +1116,11 @@ def main() -> None:
         "--chat-apart", action="store_true",
         help="the chatters' sockets in a process of their own (not the one timing the acks)",
     )  # fmt: skip
+    parser.add_argument(
+        "--crowd-apart",
+        action="store_true",
+        help="redis: every player on the first server, every spectator on the second",
+    )
     parser.add_argument(
         "--silent", action="store_true", help="the chatters hold their sockets and say nothing"
     )
