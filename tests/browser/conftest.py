@@ -1,9 +1,8 @@
 """Browser tests: a real daphne on a free loopback port, Debian's Chromium driven by Playwright.
 
-Each module's server runs against a SQLite file of its own (started while the module before
-ran: `spare`), copied from one migrated once for the session with users alice/bob/carol
-(password `pw-snooker-1`), with the in-memory channel layer (no REDIS_URL); a best-of-3
-match, alice (A) to break, is made for it. The tests' own
+Each module's server runs against a SQLite file of its own, copied from one migrated once for
+the session with users alice/bob/carol (password `pw-snooker-1`), with the in-memory channel
+layer (no REDIS_URL); a best-of-3 match, alice (A) to break, is made for it. The tests' own
 Django snippets (new matches, snapshots) run in one process per module (`Shell`). One Chromium
 serves the whole package.
 """
@@ -162,60 +161,24 @@ def _make_club_database(database: Path) -> None:
     )  # fmt: skip
 
 
-@dataclass
-class Started:
-    """A module's server, being started: its database (a copy of the club's), its daphne
-    and its shell (neither waited for yet)."""
-
-    env: dict[str, str]
-    daphne: Daphne
-    shell: Shell
-
-    def stop(self) -> None:
-        self.shell.stop()
-        self.daphne.kill()  # its database is thrown away: nothing to shut down for
-
-
-def _start(tmp: Path, club_database: Path, extra: dict[str, str]) -> Started:
-    shutil.copyfile(club_database, tmp / "db.sqlite3")
-    env = _environment(tmp / "db.sqlite3")
-    env.update(extra)
-    return Started(env, Daphne("daphne", env, tmp), Shell(env))
-
-
-@pytest.fixture(scope="session")
-def spare() -> Iterator[list[Started]]:
-    """The next module's server (the shipped settings'), started while a module's tests run:
-    a daphne and a shell take seconds to start, each module's first test waited for them, and
-    the CPU is idle half the time while the browser tests wait on pages. One at most; the
-    last is stopped at the end."""
-    held: list[Started] = []
-    yield held
-    for started in held:
-        started.stop()
-
-
 @pytest.fixture(scope="module")
 def server(
-    tmp_path_factory: pytest.TempPathFactory,
-    request: pytest.FixtureRequest,
-    club_database: Path,
-    spare: list[Started],
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest, club_database: Path
 ) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("browser")
+    shutil.copyfile(club_database, tmp / "db.sqlite3")
+    env = _environment(tmp / "db.sqlite3")
     # A module may run its server with settings of its own (SERVER_ENV: a short stall time).
-    extra: dict[str, str] = getattr(request.module, "SERVER_ENV", {})
-    if spare and not extra:
-        started = spare.pop()
-    else:
-        started = _start(tmp_path_factory.mktemp("browser"), club_database, extra)
-    if not spare:
-        spare.append(_start(tmp_path_factory.mktemp("browser"), club_database, {}))
+    env.update(getattr(request.module, "SERVER_ENV", {}))
+    daphne = Daphne("daphne", env, tmp)
+    shell = Shell(env)
     try:
-        server = Server(started.daphne.http_url, started.env, 0, started.shell).new_match(3)
-        started.daphne.wait_healthy()
+        server = Server(daphne.http_url, env, 0, shell).new_match(3)
+        daphne.wait_healthy()
         yield server
     finally:
-        started.stop()
+        shell.stop()
+        daphne.kill()  # its database is thrown away: nothing to shut down for
 
 
 @pytest.fixture(scope="package")
