@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.db.backends.sqlite3 import base
@@ -87,21 +88,19 @@ class DatabaseWrapper(base.DatabaseWrapper):
             self._give_back()
             raise
 
+    # The turn is given back however the transaction ends.
     def _commit(self) -> Any:
-        try:
-            return super()._commit()  # type: ignore[misc]
-        finally:
-            self._give_back()
+        return self._then_give_back(super()._commit)  # type: ignore[misc]
 
     def _rollback(self) -> Any:
-        try:
-            return super()._rollback()  # type: ignore[misc]
-        finally:
-            self._give_back()
+        return self._then_give_back(super()._rollback)  # type: ignore[misc]
 
     def _close(self) -> Any:
+        return self._then_give_back(super()._close)  # type: ignore[misc]
+
+    def _then_give_back(self, step: Callable[[], Any]) -> Any:
         try:
-            return super()._close()  # type: ignore[misc]
+            return step()
         finally:
             self._give_back()
 
