@@ -7,7 +7,9 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
+import dj_database_url
 import pytest
 from django.db import connections
 
@@ -36,7 +38,7 @@ def _waiting(turns: Turns, count: int) -> None:
 
 
 def test_the_players_thread_goes_before_the_threads_that_waited_longer() -> None:
-    turns, order = Turns(), []
+    turns, order = Turns(), list[str]()
     assert turns.take(1)
     first = _waiter(turns, "beat_0", order, threading.Event())
     first.start()
@@ -59,6 +61,13 @@ def test_a_turn_not_given_in_time_is_taken_anyway() -> None:
     assert 0.05 <= time.monotonic() - began < 1
 
 
+def _sqlite(tmp_path: Path) -> dict[str, Any]:
+    """A file database's settings, as settings.py makes them (CI's default is PostgreSQL)."""
+    made: dict[str, Any] = dict(dj_database_url.parse(f"sqlite:///{tmp_path / 'db.sqlite3'}"))
+    made["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    return {**connections.settings["default"], **made, "ENGINE": "snooker_site.sqlite"}
+
+
 def _begin(connection: base.DatabaseWrapper) -> None:
     """What `transaction.atomic` does first on SQLite."""
     connection.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
@@ -68,7 +77,7 @@ def _begin(connection: base.DatabaseWrapper) -> None:
 def test_a_file_databases_transactions_take_and_give_back_the_turn(tmp_path: Path) -> None:
     """Each transaction on a file holds the turn until it commits or rolls back (another
     thread's would wait for it on the condition, not in SQLite's retries)."""
-    settings = {**connections.settings["default"], "NAME": str(tmp_path / "db.sqlite3")}
+    settings = _sqlite(tmp_path)
     connection = base.DatabaseWrapper(settings, alias="scratch")
     try:
         with connection.cursor() as cursor:
@@ -90,7 +99,7 @@ def test_a_file_databases_transactions_take_and_give_back_the_turn(tmp_path: Pat
 def test_the_players_thread_leaves_the_checkpoints_to_the_others(tmp_path: Path) -> None:
     """A stroke's commit never copies the log back into the file (SQLite does it in the
     commit that finds the log long, fsyncs and all): the other threads' commits do."""
-    settings = {**connections.settings["default"], "NAME": str(tmp_path / "db.sqlite3")}
+    settings = _sqlite(tmp_path)
     found: dict[str, int] = {}
 
     def read(name: str) -> None:

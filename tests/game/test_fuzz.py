@@ -99,7 +99,8 @@ def messages(draw: st.DrawFn) -> str:
 
 @pytest.fixture
 async def player(match, players, settings):  # type: ignore[no-untyped-def]
-    settings.SNOOKER = {**settings.SNOOKER, "RATE_BURST": 10**9, "RATE_PER_SECOND": 10**9}
+    settings.SNOOKER = {**settings.SNOOKER, "RATE_BURST": 10**9, "RATE_PER_SECOND": 10**9,
+                        "MEMBER_RATE_BURST": 10**9, "MEMBER_RATE_PER_SECOND": 10**9}  # fmt: skip
     client = Client(match.pk, players[0])
     await client.open()
     yield client
