@@ -31,6 +31,8 @@ from game.supervise import DEPENDENCIES
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+# "play": the name SQLite's writers let go first (snooker_site/sqlite/base.py PLAYERS_THREAD;
+# written twice because the layers' contract keeps game/ from importing snooker_site/).
 _PLAY = ThreadPoolExecutor(max_workers=1, thread_name_prefix="play")
 _BEAT = ThreadPoolExecutor(max_workers=1, thread_name_prefix="beat")
 _TALK = ThreadPoolExecutor(max_workers=1, thread_name_prefix="talk")
