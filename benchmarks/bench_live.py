@@ -505,7 +505,7 @@ class HogSocket:
     async def open(self, target: Target) -> bool:
         """Whether the club let it in (and welcomed it)."""
         try:
-            self.ws = await target.connect(f"/ws/match/{self.match_id}/", {"Cookie": self.cookie})
+            self.ws = await target.connect(f"/ws/watch/{self.match_id}/", {"Cookie": self.cookie})
             await self.ws.send('{"type":"hello","protocol":1}')
             welcome = await asyncio.wait_for(self.ws.recv(), 60)
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed):

@@ -11,6 +11,12 @@ proxy, which hands them to the processes holding fewest, with `hello{last_versio
 nothing. Spectators are asked first; a player only when there are not spectators enough (a
 reconnection is within the away notice: the opponent is not told, docs/protocol.md).
 
+The crowd may have processes of its own (`SNOOKER_CROWD`: the proxy sends the spectators'
+path, /ws/watch/, there; game/routing.py): each process balances with those of its own kind
+only, and a players' process that holds spectators who came on the crowd's path (the crowd's
+processes were all down when they came) asks them all to reconnect as soon as one of the
+crowd's is back.
+
 The lobby's and notices' sockets are not moved: they hold no table and are cheap to hold.
 One process (the in-memory layer, no REDIS_URL) has nobody to share with.
 """
@@ -24,7 +30,7 @@ import socket
 import uuid
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import redis
 from channels.layers import get_channel_layer
@@ -66,8 +72,20 @@ class Movable(Protocol):
     """A match socket, as the relay holds it (game/consumers.py's consumer)."""
 
     channel_name: str
+    crowd: bool  # opened on the crowd's path
 
     async def close(self, code: Any = None, reason: Any = None) -> None: ...
+
+
+M = TypeVar("M", bound=Movable)
+
+
+def to_ask(held: list[M], others: Mapping[str, int], crowd_up: bool) -> list[M]:
+    """Which of its sockets a process asks to reconnect: those that came on the crowd's path
+    to a players' process while the crowd had none up (`crowd_up`: one is now), else its
+    excess over its share among the processes of its kind (`to_move`), the first of `held`."""
+    strays = [s for s in held if s.crowd] if crowd_up else []
+    return strays or held[: to_move(len(held), others)]
 
 
 def _held() -> list[Movable]:
@@ -85,8 +103,12 @@ def redis_client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
-def _key(prefix: str, process: str) -> str:
-    return f"{prefix}balance:{process}"
+def _key(prefix: str, kind: str, process: str) -> str:
+    return f"{prefix}balance:{kind}:{process}"
+
+
+def _kind() -> str:
+    return "crowd" if settings.SNOOKER["CROWD"] else "tables"
 
 
 async def balance() -> int:
@@ -97,15 +119,23 @@ async def balance() -> int:
         return 0
     # CHANNEL_LAYER_PREFIX, as the layer has it: runs sharing one Redis are kept apart.
     prefix = getattr(get_channel_layer(), "prefix", "")
-    mine = _key(prefix, PROCESS)
+    kind = _kind()
+    mine = _key(prefix, kind, PROCESS)
     held = _held()
     client = redis_client(url)
     # Said for three passes: a process that stops saying drops out of the others' sums.
     await in_thread(client.set, mine, len(held), ex=max(1, math.ceil(3 * every)))
-    keys = [k for k in await in_thread(scan_keys, client, _key(prefix, "*")) if k != mine]
+    keys = [k for k in await in_thread(scan_keys, client, _key(prefix, kind, "*")) if k != mine]
     values = await in_thread(client.mget, keys) if keys else []
     others = {k: int(v) for k, v in zip(keys, values, strict=True) if v is not None}
-    count = to_move(len(held), others)
+    # Is a process of the crowd's up? Asked only of a players' process holding some of theirs.
+    crowd_up = (
+        kind == "tables"
+        and any(s.crowd for s in held)
+        and bool(await in_thread(scan_keys, client, _key(prefix, "crowd", "*")))
+    )
+    moving = to_ask(held, others, crowd_up)
+    count = len(moving)
     # The others' counts are up to a period old, and those it moved are counted nowhere until
     # they have reconnected: after moving some, it waits for the counts to catch up, or it
     # moves more than it should and they come back (the sockets would swing to and fro).
@@ -114,10 +144,11 @@ async def balance() -> int:
     if count:
         _LAST_MOVE[0] = clock.monotonic()
         log.info(
-            "balance: this process holds %d match sockets, the others %s: asking %d to reconnect",
-            len(held), sorted(others.values()), count,
+            "balance: this process holds %d match sockets (%d of them the crowd's), the "
+            "others of its kind %s: asking %d to reconnect",
+            len(held), sum(s.crowd for s in held), sorted(others.values()), count,
         )  # fmt: skip
-    for moved in held[:count]:
+    for moved in moving:
         await moved.close(code=CLOSE_MOVED)
     return count
 

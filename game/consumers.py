@@ -1,4 +1,5 @@
-"""The match websocket, `/ws/match/<id>/`: parse, authorise, hand to the service, send.
+"""The match websocket, `/ws/match/<id>/` and the crowd's `/ws/watch/<id>/` (game/routing.py):
+parse, authorise, hand to the service, send.
 
 Nothing here decides an outcome. Every request goes through `game.service` in a thread (the
 ORM is synchronous); the service broadcasts the events it stored to the match group once its
@@ -92,6 +93,7 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
     players_shown: bool = False  # a spectator reads the players' room (game/chat.py)
     own_group: str | None = None  # the member's own group, once joined (`greet`)
     saying: int = 0  # the socket's chat lines waiting to be stored (`_say`)
+    crowd: bool = False  # opened on the crowd's path, /ws/watch/ (game/routing.py)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -118,7 +120,9 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         return self.seat is not None
 
     async def connect(self) -> None:
-        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        route = self.scope["url_route"]["kwargs"]
+        self.match_id = int(route["match_id"])
+        self.crowd = bool(route.get("crowd", False))
         user = self.scope.get("user")
         member = user is not None and user.is_authenticated
         # A stranger (no account: never a player) meets the gate before any database work.

@@ -462,6 +462,14 @@ SNOOKER_BALANCE_EVERY = Knob(
     "How often each server process compares the match sockets it holds with the others' and "
     "asks its excess to reconnect (after a rolling restart); 0: never.",
 )
+SNOOKER_CROWD = Knob(
+    "SNOOKER_CROWD",
+    flag,
+    False,
+    "This process is one of the crowd's: the proxy sends it the spectators' sockets "
+    "(/ws/watch/), and it balances its sockets with the crowd's other processes only "
+    '(docs/deploy.md, "The crowd\'s own process").',
+)
 SNOOKER_NO_SHOW_BATCH = Knob(
     "SNOOKER_NO_SHOW_BATCH", whole(1), 100, "How many it abandons in one pass."
 )
@@ -492,6 +500,7 @@ section(
     SNOOKER_NO_SHOW_BATCH,
     SNOOKER_AIM_GUIDE,
     SNOOKER_BALANCE_EVERY,
+    SNOOKER_CROWD,
 )
 
 # The club (club/): challenges, invitations, the lobby.

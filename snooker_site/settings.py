@@ -242,6 +242,7 @@ class SnookerSettings(TypedDict):
     NO_SHOW_BATCH: int
     AIM_GUIDE: str
     BALANCE_EVERY: float
+    CROWD: bool
 
 
 _HEARTBEAT = _env[k.SNOOKER_HEARTBEAT]
@@ -319,6 +320,7 @@ SNOOKER: SnookerSettings = {
     # Each process compares the match sockets it holds with the others' this often and asks
     # its excess to reconnect (game/balance.py; 0: never).
     "BALANCE_EVERY": _env[k.SNOOKER_BALANCE_EVERY],
+    "CROWD": _env[k.SNOOKER_CROWD],
 }
 
 

@@ -2,6 +2,8 @@
 // (`versionOf()`), so a reconnected or silent socket is sent what it missed (the resync);
 // its state goes to `onState` with the reason as a code (not_found, flood, full, moved,
 // unavailable, resync), not words (panels.js words them: "connection.why.*"). `protocol` and `closeCodes` are the page constants' (constants.js).
+// A page that holds no seat (`crowd`) opens the crowd's path, which a proxy may send to
+// processes of their own (game/routing.py); the server answers both alike.
 
 import { ReconnectingSocket } from "./socket.js";
 
@@ -10,9 +12,9 @@ const SILENT_LIMIT = 16000; // ms: three pings unanswered
 const BACKOFF = [500, 1000, 2000, 4000, 8000, 10000];
 
 export class Connection extends ReconnectingSocket {
-  constructor({ matchId, protocol, closeCodes, versionOf, onMessage, onState, env }) {
+  constructor({ matchId, crowd = false, protocol, closeCodes, versionOf, onMessage, onState, env }) {
     super({
-      path: `/ws/match/${matchId}/`,
+      path: crowd ? `/ws/watch/${matchId}/` : `/ws/match/${matchId}/`,
       hello: () => ({ type: "hello", protocol, last_version: versionOf() }),
       ping: () => ({ type: "ping", version: versionOf() || 0 }),
       pingEvery: PING_EVERY,

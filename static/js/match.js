@@ -59,6 +59,7 @@ const client = new MatchClient({
 
 const conn = new Connection({
   matchId,
+  crowd: !root.dataset.seat,
   protocol: CONSTANTS.protocol,
   closeCodes: CONSTANTS.close_codes,
   versionOf: () => client.version,

@@ -51,6 +51,7 @@ def nginx(
     folder: Path,
     *,
     upstreams: list[int] | None = None,
+    crowd: int | None = None,
     https_port: int = 443,
     http_port: int = 80,
     static_root: Path | None = None,
@@ -58,15 +59,22 @@ def nginx(
 ) -> Nginx:
     """deploy/nginx/ rendered into `folder`: the site with its snippets, certificate, logs and
     static folder there, listening on the given ports (IPv4 only: a test machine may have no
-    IPv6), proxying to daphne on `upstreams` (the shipped 8001, 8002 if None); and a main
+    IPv6), proxying to daphne on `upstreams` (the shipped 8001, 8002 if None) and the crowd's
+    sockets to `crowd` (the shipped 8003 if None), with `upstreams` its backups; and a main
     configuration around it as Debian's nginx.conf would be (a worker a core), with
     `worker_connections` (each proxied websocket holds two: docs/deploy.md, "nginx")."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "logs").mkdir(exist_ok=True)
     (folder / "snippets").mkdir(exist_ok=True)
     cert, key = certificate(folder)
-    for snippet in ("snooker-proxy.conf", "snooker-static-headers.conf", "snooker-tls.conf"):
-        shutil.copy(DEPLOY / "nginx" / snippet, folder / "snippets" / snippet)
+    for snippet in (
+        "snooker-proxy.conf", "snooker-static-headers.conf", "snooker-tls.conf",
+        "snooker-websocket.conf",
+    ):  # fmt: skip
+        text = (DEPLOY / "nginx" / snippet).read_text()  # a snippet may include another
+        (folder / "snippets" / snippet).write_text(
+            text.replace("/etc/nginx/snippets/", f"{folder}/snippets/")
+        )
     site = (DEPLOY / "nginx" / "snooker.conf").read_text()
     static_parent = (static_root or folder / "static").parent
     replacements = {
@@ -91,13 +99,18 @@ def nginx(
         assert old in site, f"deploy/nginx/snooker.conf no longer has {old!r}"
         site = site.replace(old, new)
     if upstreams is not None:
-        shipped = "    server 127.0.0.1:8001 max_fails=0;\n"
-        shipped += "    server 127.0.0.1:8002 max_fails=0;\n"
+        for backup in ("", " backup"):
+            shipped = f"    server 127.0.0.1:8001 max_fails=0{backup};\n"
+            shipped += f"    server 127.0.0.1:8002 max_fails=0{backup};\n"
+            assert shipped in site
+            site = site.replace(
+                shipped,
+                "".join(f"    server 127.0.0.1:{p} max_fails=0{backup};\n" for p in upstreams),
+            )
+    if crowd is not None:
+        shipped = "    server 127.0.0.1:8003 max_fails=0;\n"
         assert shipped in site
-        site = site.replace(
-            shipped,
-            "".join(f"    server 127.0.0.1:{p} max_fails=0;\n" for p in upstreams),
-        )
+        site = site.replace(shipped, f"    server 127.0.0.1:{crowd} max_fails=0;\n")
     (folder / "snooker.conf").write_text(site)
     conf = folder / "nginx.conf"
     conf.write_text(

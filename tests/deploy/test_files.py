@@ -36,8 +36,12 @@ def test_the_proxy_sets_the_forwarded_headers_rather_than_appending() -> None:
     assert headers["X-Forwarded-Proto"] == "$scheme"
     site = (DEPLOY / "nginx" / "snooker.conf").read_text()
     assert "proxy_add_x_forwarded_for" not in site + proxy
-    # Every proxied location carries the snippet.
-    assert site.count("proxy_pass http://snooker;") == site.count("snooker-proxy.conf;")
+    # Every proxied location carries the snippet (a websocket's through its own, which does).
+    websocket = (DEPLOY / "nginx" / "snooker-websocket.conf").read_text()
+    assert "snooker-proxy.conf;" in websocket
+    assert site.count("proxy_pass http://snooker") == site.count("snooker-proxy.conf;") + (
+        site.count("snooker-websocket.conf;")
+    )
     for slow_client in ("client_header_timeout", "client_body_timeout", "send_timeout"):
         assert _directives(site, slow_client), slow_client
     assert _directives(site, "limit_conn") and _directives(site, "limit_req")
@@ -47,8 +51,10 @@ def test_the_proxy_limits_websockets_per_address(settings: Settings) -> None:
     """New websockets a second and websockets held open, per address, refused by nginx
     before daphne parses a handshake (issue 24; bench_strangers.py --through-proxy)."""
     site = (DEPLOY / "nginx" / "snooker.conf").read_text()
-    sockets = site[site.index("location /ws/ {") :]
-    sockets = sockets[: sockets.index("\n    }")]
+    sockets = (DEPLOY / "nginx" / "snooker-websocket.conf").read_text()
+    for location in ("location /ws/ {", "location /ws/watch/ {"):
+        body = site[site.index(location) :]
+        assert "snooker-websocket.conf;" in body[: body.index("\n    }")], location
     zones = {
         zone.split("zone=")[1].split(":")[0]: zone.split()[0]
         for zone in _directives(site, "limit_(?:req|conn)_zone")
@@ -58,8 +64,8 @@ def test_the_proxy_limits_websockets_per_address(settings: Settings) -> None:
     name, count = held.split()
     assert zones[rate.split()[0].removeprefix("zone=")] == "$snooker_prefix"
     assert zones[name] == "$snooker_prefix"
-    # Room for a clubhouse behind one NAT: the club's own cap in each of the two processes.
-    upstreams = re.findall(r"^\s*server 127\.0\.0\.1:\d+", site, flags=re.MULTILINE)
+    # Room for a clubhouse behind one NAT: the club's own cap in each of the processes.
+    upstreams = set(re.findall(r"^\s*server 127\.0\.0\.1:(\d+)", site, flags=re.MULTILINE))
     assert int(count) >= len(upstreams) * settings.SNOOKER["MAX_SOCKETS_PER_ADDRESS"]
 
 

@@ -66,6 +66,7 @@ except ImportError:  # pragma: no cover - requirements.txt installs it
 
 PASSWORD = "green-baize-77"
 BALANCE_EVERY = 1  # seconds between balancing passes (game/balance.py), within a test's patience
+CROWD = 2  # daphnes[CROWD] is the crowd's process (SNOOKER_CROWD=true), as snooker@8003
 
 
 @dataclass
@@ -106,7 +107,12 @@ class Site:
         once it answers /healthz: one step of deploy/bin/snooker-upgrade."""
         old = self.daphnes[index]
         old.stop()
-        new = Daphne(f"{old.name}-again", self.env, self.tmp, port=old.port)
+        self.start(index, f"{old.name}-again", old.port)
+
+    def start(self, index: int, name: str, port: int | None = None) -> None:
+        """daphnes[index] started (again, on `port`), as its unit would."""
+        env = {**self.env, "SNOOKER_CROWD": "true"} if index == CROWD else self.env
+        new = Daphne(name, env, self.tmp, port=port)
         self.daphnes[index] = new
         new.wait_healthy(timeout=60)
 
@@ -171,10 +177,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         run_python(env, "manage.py", "migrate", "--noinput", "-v", "0", timeout=300)
         run_python(env, "manage.py", "collectstatic", "--noinput", "-v", "0", timeout=300)
         daphnes = [Daphne(f"daphne-{n}", env, tmp) for n in (1, 2)]
+        daphnes.append(Daphne("daphne-crowd", {**env, "SNOOKER_CROWD": "true"}, tmp))
         https_port, http_port = free_port(), free_port()
         rendered = nginx(
-            tmp / "nginx", upstreams=[d.port for d in daphnes], https_port=https_port,
-            http_port=http_port, static_root=tmp / "static",
+            tmp / "nginx", upstreams=[d.port for d in daphnes[:CROWD]],
+            crowd=daphnes[CROWD].port, https_port=https_port, http_port=http_port,
+            static_root=tmp / "static",
         )  # fmt: skip
         log = tmp / "nginx" / "logs" / "stderr.log"
         with log.open("wb") as stderr:
@@ -375,16 +383,19 @@ def test_two_members_play_over_https_and_a_rolling_restart_loses_nothing(
 SPREAD_SOCKETS = 40
 
 
-async def _watching(site: Site, match: int, i: int, welcomes: list[int], stop: Event) -> None:
+async def _watching(
+    site: Site, match: int, i: int, welcomes: list[int], stop: Event, path: str = "match"
+) -> None:
     """A spectator's page through nginx, from a loopback address of its own (nginx limits
     sockets per address): hello, then whatever comes; after any close, back on the match page's
-    backoff (static/js/connection.js), reset by a welcome."""
+    backoff (static/js/connection.js), reset by a welcome. On `/ws/{path}/`: today's page
+    opens `watch`, the crowd's; `match` is the players' (and a page from before the crowd's)."""
     source = f"127.1.{i // 250}.{i % 250 + 1}"
     attempt = 0
     while not stop.is_set():
         try:
             async with ws_connect(
-                f"wss://localhost:{site.https_port}/ws/match/{match}/", ssl=site.tls(),
+                f"wss://localhost:{site.https_port}/ws/{path}/{match}/", ssl=site.tls(),
                 origin=Origin(site.url), local_addr=(source, 0), proxy=None, open_timeout=10,
             ) as ws:  # fmt: skip
                 await ws.send(json.dumps({"type": "hello", "protocol": 1, "last_version": None}))
@@ -398,11 +409,13 @@ async def _watching(site: Site, match: int, i: int, welcomes: list[int], stop: E
         attempt += 1
 
 
-def _held(site: Site) -> dict[str, int]:
-    """What each live process says it holds (game/balance.py's keys, three seconds' life)."""
+def _held(site: Site, kind: str = "tables") -> dict[str, int]:
+    """What each live process of a kind (the players', `tables`, or the `crowd`'s) says it
+    holds (game/balance.py's keys, three seconds' life)."""
     client = redis.Redis.from_url(redis_url())
     try:
-        keys = list(client.scan_iter(match=f"{site.env['CHANNEL_LAYER_PREFIX']}balance:*"))
+        prefix = site.env["CHANNEL_LAYER_PREFIX"]
+        keys = list(client.scan_iter(match=f"{prefix}balance:{kind}:*"))
         values = client.mget(keys) if keys else []
         return {k.decode(): int(v) for k, v in zip(keys, values, strict=True) if v is not None}
     finally:
@@ -467,6 +480,50 @@ def test_after_a_rolling_restart_the_sockets_spread_again(site: Site) -> None:
           f"{most:.0%}; {sum(welcomes)} welcomes for {SPREAD_SOCKETS} sockets")  # fmt: skip
 
 
+CROWD_SOCKETS = 6
+
+
+def test_the_crowd_has_a_process_of_its_own_and_comes_back_to_it(site: Site) -> None:
+    """The spectators' sockets (/ws/watch/) reach the crowd's process only; while it is down
+    the players' processes take them (nginx's backup servers), and once it is up again they
+    ask them to reconnect, and nginx hands them back to it (docs/deploy.md, "The crowd's own
+    process")."""
+    setup = run_json(site.env, "-m", "tests.live.ctl", "matches", "1")
+    match = setup["matches"][0]["match"]
+
+    async def run() -> None:
+        stop = Event()
+        welcomes = [0] * CROWD_SOCKETS
+        tasks = [asyncio.create_task(_watching(site, match, i, welcomes, stop, "watch"))
+                 for i in range(CROWD_SOCKETS)]  # fmt: skip
+        try:
+            await _until_held(site, lambda h: sum(h.values()) == CROWD_SOCKETS, 30, "crowd")
+            await asyncio.to_thread(site.daphnes[CROWD].stop)
+            # Every page welcomed again, by a players' process: the crowd's is down.
+            assert await _until(lambda: all(w >= 2 for w in welcomes), 30), welcomes
+            await _until_held(site, lambda h: sum(h.values()) >= CROWD_SOCKETS, 10)
+            await asyncio.to_thread(site.start, CROWD, "daphne-crowd-again",
+                                    site.daphnes[CROWD].port)  # fmt: skip
+            await _until_held(site, lambda h: sum(h.values()) == CROWD_SOCKETS, 30, "crowd")
+        finally:
+            stop.set()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's loop
+        pool.submit(asyncio.run, run()).result()
+
+
+async def _until(done: Callable[[], bool], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.1)
+    return True
+
+
 async def _peaks(site: Site, peaks: list[int]) -> None:
     while True:
         held = await asyncio.to_thread(_held, site)
@@ -475,11 +532,11 @@ async def _peaks(site: Site, peaks: list[int]) -> None:
 
 
 async def _until_held(
-    site: Site, done: Callable[[dict[str, int]], bool], timeout: float
+    site: Site, done: Callable[[dict[str, int]], bool], timeout: float, kind: str = "tables"
 ) -> dict[str, int]:
     deadline = time.monotonic() + timeout
     while True:
-        held = await asyncio.to_thread(_held, site)
+        held = await asyncio.to_thread(_held, site, kind)
         if done(held):
             return held
         if time.monotonic() > deadline:

@@ -59,8 +59,11 @@ class Client:
     # a socket left open would clean up after the next test had begun.
     made: ClassVar[list[Client]] = []
 
-    def __init__(self, match_id: int, user: Any = None, address: str = "127.0.0.1") -> None:
-        self.ws = WebsocketCommunicator(as_user(user, address), f"/ws/match/{match_id}/")
+    def __init__(
+        self, match_id: int, user: Any = None, address: str = "127.0.0.1", path: str = "match"
+    ) -> None:
+        """On `/ws/{path}/`: `match`, the players' path, or `watch`, the crowd's."""
+        self.ws = WebsocketCommunicator(as_user(user, address), f"/ws/{path}/{match_id}/")
         Client.made.append(self)
         self.version = 0
         self.seen: list[dict[str, Any]] = []

@@ -41,6 +41,23 @@ async def test_welcome_gives_seat_players_and_snapshot(match, players) -> None:
         await c.close()
 
 
+async def test_the_crowds_path_is_answered_as_the_players_is(match, players) -> None:
+    """/ws/watch/ (a page that holds no seat: game/routing.py) only lets a proxy send the
+    crowd elsewhere: a player's seat is theirs on it too, a stranger is a spectator, and
+    both hear the table."""
+    a = Client(match.pk, players[0], path="watch")
+    s = Client(match.pk, path="watch")
+    b = Client(match.pk, players[1])
+    for c in (a, s, b):
+        await c.open()
+    assert [m["seat"] for c in (a, s) for m in c.seen if m["type"] == "welcome"] == ["A", None]
+    client_id = await a.break_off()
+    assert (await a.expect("ack"))["client_id"] == client_id
+    assert (await s.expect("event"))["kind"] == "stroke"
+    for c in (a, b, s):
+        await c.close()
+
+
 async def test_a_stroke_reaches_everyone_with_ruling_and_trajectories(match, players) -> None:
     a, b, s = await _trio(match, players)
     client_id = await a.break_off()

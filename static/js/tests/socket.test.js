@@ -13,13 +13,14 @@ import { fakeEnv } from "./fakes.js";
 const CODES = CONSTANTS.close_codes;
 const CLUB_PAGE = { protocol: 7, close_codes: { ...CODES, signed_out: 4401 } };
 
-function match({ version = 0, ...options } = {}) {
+function match({ version = 0, crowd = false, ...options } = {}) {
   const env = fakeEnv(options);
   const states = [];
   const messages = [];
   const at = { version };
   const conn = new Connection({
     matchId: 12,
+    crowd,
     protocol: CONSTANTS.protocol,
     closeCodes: CODES,
     versionOf: () => at.version,
@@ -65,6 +66,12 @@ test("the match says hello with its last version and is open once welcomed", () 
   assert.deepEqual(messages, [{ type: "welcome", version: 41 }]);
   assert.equal(conn.ready, true);
   assert.equal(conn.send({ type: "aim" }), true);
+});
+
+test("a page that holds no seat opens the crowd's path", () => {
+  const { env, conn } = match({ crowd: true });
+  conn.open();
+  assert.equal(env.last.path, "/ws/watch/12/");
 });
 
 test("the match pings every 5 s once greeted, with the version it has", () => {
