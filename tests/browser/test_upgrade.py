@@ -40,7 +40,7 @@ def test_a_page_of_an_older_protocol_reloads_itself_once(browser: Any, server: S
 
         ws.on_message(from_page)
 
-    context.route_web_socket("**/ws/match/**", upgraded)
+    context.route_web_socket("**/ws/watch/**", upgraded)  # carol watches: the crowd's path
     page = context.new_page()
     loads: list[str] = []
     page.on("load", lambda: loads.append(page.url))

@@ -422,12 +422,19 @@ def _held(site: Site, kind: str = "tables") -> dict[str, int]:
         client.close()
 
 
-def test_after_a_rolling_restart_the_sockets_spread_again(site: Site) -> None:
+@pytest.fixture(scope="module")
+def watched(site: Site) -> int:
+    """A match for the spectators' sockets of the tests below (tests.live.ctl's players)."""
+    setup = run_json(site.env, "-m", "tests.live.ctl", "matches", "1")
+    match: int = setup["matches"][0]["match"]
+    return match
+
+
+def test_after_a_rolling_restart_the_sockets_spread_again(site: Site, watched: int) -> None:
     """Each daphne restarted in turn leaves every socket on the one restarted first (a socket
     stays where it landed; least_conn only places new ones): the balancer asks the excess to
     reconnect, and nginx hands them to the other process."""
-    setup = run_json(site.env, "-m", "tests.live.ctl", "matches", "1")
-    match = setup["matches"][0]["match"]
+    match = watched
 
     async def run() -> tuple[float, float, list[int]]:
         stop = Event()
@@ -483,13 +490,12 @@ def test_after_a_rolling_restart_the_sockets_spread_again(site: Site) -> None:
 CROWD_SOCKETS = 6
 
 
-def test_the_crowd_has_a_process_of_its_own_and_comes_back_to_it(site: Site) -> None:
+def test_the_crowd_has_a_process_of_its_own_and_comes_back_to_it(site: Site, watched: int) -> None:
     """The spectators' sockets (/ws/watch/) reach the crowd's process only; while it is down
     the players' processes take them (nginx's backup servers), and once it is up again they
     ask them to reconnect, and nginx hands them back to it (docs/deploy.md, "The crowd's own
     process")."""
-    setup = run_json(site.env, "-m", "tests.live.ctl", "matches", "1")
-    match = setup["matches"][0]["match"]
+    match = watched
 
     async def run() -> None:
         stop = Event()
