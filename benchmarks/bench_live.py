@@ -45,8 +45,8 @@ the chatters' sockets are held by a process of their own (not the one timing the
 with `--silent` they say nothing: `benchmarks/pairs.py` compares `--chatters N --chat-apart
 --silent` with `--chatters N --chat-apart`, the same sockets with and without their lines.
 With `--crowd-apart` (redis) every player's socket is on the first server and every
-spectator's on the second, as a deployment that gave the crowd processes of its own would
-place them (the balancer off).
+spectator's on the second (on the crowd's path, started with SNOOKER_CROWD as the deployment's
+snooker@8003, so below the first's priority), as nginx places them (the balancer off).
 
 With `--hog N`, one more member holds N player sockets spread over `--hog-tables` practice
 tables of their own (as many as the club lets them open: refused ones are counted), and
@@ -815,7 +815,7 @@ class Apart:
 
         context = multiprocessing.get_context("spawn")
         self.pipe, theirs = context.Pipe()
-        self.process = context.Process(target=main, args=(theirs, *args))
+        self.process = context.Process(target=_below, args=(main, theirs, *args))
         self.process.start()
 
     def opened(self) -> Any:
@@ -829,6 +829,17 @@ class Apart:
         done = self.pipe.recv()
         self.process.join(30)
         return done
+
+
+# The held-apart clients run below the servers' priority: their CPU stands for the members'
+# own browsers, elsewhere in a club, and on this machine must not take a core from the servers
+# whose cost is measured (they still get every idle moment: their lines are counted, `said`).
+APART_NICENESS = 10
+
+
+def _below(main: Any, *args: Any) -> None:
+    os.nice(APART_NICENESS)
+    main(*args)
 
 
 def _chatters_main(pipe: Any, sockets: list[tuple[int, str, Target]], silent: bool) -> None:
@@ -942,7 +953,13 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
                 "--chatters", str(args.chatters),
             )  # fmt: skip
             print(f"  database ready in {time.monotonic() - began:.1f} s", flush=True)
-            servers = [Server(f"daphne-{i + 1}", env, Path(tmp)) for i in range(servers_wanted)]
+            # With `--crowd-apart` the second is the crowd's process, as deployed (SNOOKER_CROWD).
+            servers = [
+                Server(f"daphne-{i + 1}", env | crowd, Path(tmp))
+                for i, crowd in enumerate(
+                    [{}, {"SNOOKER_CROWD": "true"} if args.crowd_apart else {}][:servers_wanted]
+                )
+            ]
             started += servers
             for server in servers:
                 server.wait_healthy()

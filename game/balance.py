@@ -15,7 +15,7 @@ The crowd may have processes of its own (`SNOOKER_CROWD`: the proxy sends the sp
 path, /ws/watch/, there; game/routing.py): each process balances with those of its own kind
 only, and a players' process that holds spectators who came on the crowd's path (the crowd's
 processes were all down when they came) asks them all to reconnect as soon as one of the
-crowd's is back.
+crowd's is back. A crowd's process runs below the players' priority (`CROWD_NICENESS`).
 
 The lobby's and notices' sockets are not moved: they hold no table and are cheap to hold.
 One process (the in-memory layer, no REDIS_URL) has nobody to share with.
@@ -166,8 +166,18 @@ async def in_thread(function: Any, *args: Any, **kwargs: Any) -> Any:
 BALANCER = Periodic("balancing sockets", lambda: settings.SNOOKER["BALANCE_EVERY"], balance)
 
 
+# The crowd's processes run below the players' priority: on a machine they share, a
+# spectators' burst (a thousand sockets, their chat) waits for the players' strokes, never
+# the other way round. 5: a third of the CPU the players' process would get when both want
+# it, all of it when they do not.
+CROWD_NICENESS = 5
+
+
 def start_with_the_server() -> None:
-    """Start balancing when daphne's event loop starts (as club/jobs.py's jobs)."""
+    """Start balancing when daphne's event loop starts (as club/jobs.py's jobs); a crowd's
+    process lowers its priority first."""
     from daphne.server import twisted_loop
 
+    if settings.SNOOKER["CROWD"]:
+        os.nice(CROWD_NICENESS)
     twisted_loop.call_soon(BALANCER.start)
