@@ -132,6 +132,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         transaction_mode="IMMEDIATE",
     )
+    # Tests in memory, as Django makes them for its own SQLite engine: said outright, since
+    # pytest-django knows that default only by the engine's name and would name a file for
+    # each worker after this database's path (a directory that does not exist).
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", ":memory:")
 
 REDIS_URL = _env[k.REDIS_URL]
 _PREFIX = _env[k.CHANNEL_LAYER_PREFIX]

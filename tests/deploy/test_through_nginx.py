@@ -53,6 +53,7 @@ from tests.live.harness import (
     redis_url,
     run_json,
     run_python,
+    until,
 )
 from tests.live.harness import (
     Page as LivePage,
@@ -506,7 +507,7 @@ def test_the_crowd_has_a_process_of_its_own_and_comes_back_to_it(site: Site, wat
             await _until_held(site, lambda h: sum(h.values()) == CROWD_SOCKETS, 30, "crowd")
             await asyncio.to_thread(site.daphnes[CROWD].stop)
             # Every page welcomed again, by a players' process: the crowd's is down.
-            assert await _until(lambda: all(w >= 2 for w in welcomes), 30), welcomes
+            assert await until(lambda: all(w >= 2 for w in welcomes), 30), welcomes
             await _until_held(site, lambda h: sum(h.values()) >= CROWD_SOCKETS, 10)
             await asyncio.to_thread(site.start, CROWD, "daphne-crowd-again",
                                     site.daphnes[CROWD].port)  # fmt: skip
@@ -519,15 +520,6 @@ def test_the_crowd_has_a_process_of_its_own_and_comes_back_to_it(site: Site, wat
 
     with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's loop
         pool.submit(asyncio.run, run()).result()
-
-
-async def _until(done: Callable[[], bool], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.1)
-    return True
 
 
 async def _peaks(site: Site, peaks: list[int]) -> None:

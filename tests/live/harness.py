@@ -233,6 +233,16 @@ def computer_player(env: dict[str, str], log_dir: Path, kind: type[P] = Process)
     return kind("computer", [sys.executable, "manage.py", "play_computer"], env, log_dir)
 
 
+async def until(done: Callable[[], bool], timeout: float, every: float = 0.02) -> bool:
+    """Whether `done()` came true within `timeout` seconds, looked at every `every`."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(every)
+    return True
+
+
 # --- clients -------------------------------------------------------------------------------
 class LiveClient:
     """One browser over a real websocket. Events must arrive in order, each exactly once,

@@ -52,6 +52,7 @@ from tests.live.harness import (
     next_move,
     postgres_bin,
     run_ctl,
+    until,
 )
 from tests.needs import missing
 
@@ -233,15 +234,6 @@ async def _claim(table: Table, stop: asyncio.Event) -> None:
                 table.claims_refused[code] = table.claims_refused.get(code, 0) + 1
 
 
-async def _until(done: Callable[[], bool], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True
-
-
 async def _outage(
     name: str,
     outage: float,
@@ -263,8 +255,8 @@ async def _outage(
     await asyncio.to_thread(up)
     back = time.monotonic()
     fault = Fault(name, outage, began, back, acked_during=acked_during)
-    await _until(lambda: all(p.up.is_set() for p in pages), RECOVER_WITHIN)
-    await _until(lambda: all(any(t > back for t in table.ack_times) for table in tables
+    await until(lambda: all(p.up.is_set() for p in pages), RECOVER_WITHIN)
+    await until(lambda: all(any(t > back for t in table.ack_times) for table in tables
                              if table.live), RECOVER_WITHIN)  # fmt: skip
     dropped = [o for p in pages for o in p.outages if o[0] >= began - 0.1]
     fault.pages_dropped = len(dropped)
@@ -321,11 +313,11 @@ async def _run(
     env = rig["env"]
     for page in pages:
         page.start()
-    assert await _until(lambda: all(p.up.is_set() for p in pages), 30), "pages not welcomed"
+    assert await until(lambda: all(p.up.is_set() for p in pages), 30), "pages not welcomed"
     for table in tables:
         tasks += [asyncio.create_task(_play(table, stop)),
                   asyncio.create_task(_claim(table, stop))]  # fmt: skip
-    assert await _until(lambda: all(len(t.acked) >= 3 for t in tables), 60), "no play"
+    assert await until(lambda: all(len(t.acked) >= 3 for t in tables), 60), "no play"
 
     # One spectator of each table and both lobby pages reload while it is down.
     reloading: list[Page | LobbyPage] = [t.spectators[0] for t in tables] + list(lobbies)
@@ -348,7 +340,7 @@ async def _run(
     finals: dict[int, dict[str, Any]] = {int(k): v for k, v in stored["matches"].items()}
     for table in tables:
         final = finals[table.match]["version"]
-        await _until(lambda t=table, f=final: all(p.client.version >= f for p in t.pages),  # type: ignore[misc]
+        await until(lambda t=table, f=final: all(p.client.version >= f for p in t.pages),  # type: ignore[misc]
                      RECOVER_WITHIN)  # fmt: skip
 
     _print_figures(faults, tables, lobbies, (one, two))
