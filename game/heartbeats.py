@@ -118,6 +118,10 @@ class _Heartbeats:
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(exc)
+            except BaseException:  # cancelled: so are those waiting for it
+                for _, done in batch:
+                    done.cancel()
+                raise
             else:
                 for _, done in batch:
                     if not done.done():
