@@ -173,7 +173,10 @@ class MatchConsumer(Socket[client_in.Hello, client_in.ClientMessage]):
         if not self.greeted:
             return
         if self._held is not None:  # a spectator's row goes with the next presence flush
-            await HEARTBEATS.depart(self.match_id, self.channel_name, self._held)
+            await database_sync_to_async(presence.disconnect)(
+                self.match_id, self.channel_name, self._held
+            )
+            HEARTBEATS.changed(self.match_id)
         if self.own_group is not None:
             # After the row: a player leaves the table whatever Redis does (a channel left
             # in the group by an outage expires with it).

@@ -22,7 +22,6 @@ from game.shotclocks import CLOCKS
 from game.signals import match_changed
 from game.supervise import Watch
 from game.work import cancel, keep_presence
-from rules.state import Player
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
@@ -48,9 +47,6 @@ class _Heartbeats:
         self.dirty: set[int] = set()  # matches whose presence may have changed
         self.held: dict[int, asyncio.Task[None]] = {}  # a going not told yet: `_told_later`
         self.flushing: asyncio.Task[None] | None = None
-        # Players' sockets gone, their rows and absences not written yet (`depart`).
-        self.departing: list[tuple[presence.Departure, asyncio.Future[None]]] = []
-        self.departures: asyncio.Task[None] | None = None
         self.task: asyncio.Task[None] | None = None
         self.watch = Watch("presence heartbeat", lambda: settings.SNOOKER["HEARTBEAT"] / 2)
         self.watch.wanted = lambda: bool(self.channels)
@@ -92,44 +88,9 @@ class _Heartbeats:
             TABLES.forget(match_id)
             self.counted.pop(match_id, None)
 
-    async def depart(self, match_id: int, channel_name: str, seat: Player) -> None:
-        """A player's socket went: its row goes and, if it was their last, their absence
-        counts from now (`presence.disconnect`), written with the other players' sockets that
-        went meanwhile, in one transaction on the presence's thread. Each was a transaction
-        of its own on channels' shared thread: a member's sixty sockets closed at once (a
-        flood) were sixty turns at SQLite's one writer while the others' strokes waited
-        (issue 42). Returns once written; raises what the write raised."""
-        loop = asyncio.get_running_loop()
-        done = loop.create_future()
-        self.departing.append(((match_id, channel_name, seat, clock.now()), done))
-        writing = self.departures
-        if writing is None or writing.done() or writing.get_loop() is not loop:
-            self.departures = loop.create_task(self._depart())
-        await done
-        self.changed(match_id)
-
-    async def _depart(self) -> None:
-        # Those who went while a batch was written are the next batch: no waiting to gather.
-        while self.departing:
-            batch, self.departing = self.departing, []
-            try:
-                await keep_presence(presence.departures, [gone for gone, _ in batch])
-            except Exception as exc:  # their rows are left for a sweep to find
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(exc)
-            except BaseException:  # cancelled: so are those waiting for it
-                for _, done in batch:
-                    done.cancel()
-                raise
-            else:
-                for _, done in batch:
-                    if not done.done():
-                        done.set_result(None)
-
     def reset(self) -> None:
         """Forget every socket and stop beating (tests start each from a clean process)."""
-        for task in (self.task, self.flushing, self.departures, self.telling, *self.held.values()):
+        for task in (self.task, self.flushing, self.telling, *self.held.values()):
             cancel(task)
         self.__init__()  # type: ignore[misc]
 

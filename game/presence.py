@@ -237,22 +237,12 @@ def disconnect(match_id: int, channel_name: str, seat: Player, now: datetime | N
     the player with no socket and no absence, away since they first arrived, and landed at
     once against a player whose socket had dropped that instant (the fault test, Redis
     killed). A disconnect that fails half-way leaves the row, for a sweep to find."""
-    departures([(match_id, channel_name, seat, now or clock.now())])
-
-
-Departure = tuple[int, str, Player, datetime]  # match id, channel name, seat, when it went
-
-
-def departures(gone: list[Departure]) -> None:
-    """Several players' sockets went (`disconnect` each, in order), in one transaction: a
-    member's sixty sockets closed at once are one write, not sixty (issue 42)."""
     with transaction.atomic():
-        for match_id, channel_name, seat, when in gone:
-            Connection.objects.filter(channel_name=channel_name).delete()
-            if not _live(match_id, seat, when).exists():
-                Absence.objects.update_or_create(
-                    match_id=match_id, seat=seat, defaults={"since": when, "found": None}
-                )
+        Connection.objects.filter(channel_name=channel_name).delete()
+        if not _live(match_id, seat, now).exists():
+            Absence.objects.update_or_create(
+                match_id=match_id, seat=seat, defaults={"since": now or clock.now(), "found": None}
+            )
 
 
 def presences(match_ids: list[int], now: datetime | None = None) -> list[server_out.Presence]:

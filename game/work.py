@@ -120,15 +120,6 @@ def cancel(task: asyncio.Task[None] | None) -> None:
         task.cancel()
 
 
-async def settled(timeout: float = 5.0) -> None:
-    """Wait, at most `timeout` seconds, for this loop's detached tasks (the sockets'
-    clean-ups) to end: a test's database is flushed only once nothing writes to it."""
-    loop = asyncio.get_running_loop()
-    pending = [t for t in _DETACHED if not t.done() and t.get_loop() is loop]
-    if pending:
-        await asyncio.wait(pending, timeout=timeout)
-
-
 def reset() -> None:
     """Cancel every detached task (tests: each runs on its own event loop)."""
     for task in list(_DETACHED):

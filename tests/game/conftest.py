@@ -8,7 +8,7 @@ from django.core.cache import cache
 
 from club import process as club_process
 from computer import driver
-from game import process, service, work
+from game import process, service
 from tests.clock import set_clock  # noqa: F401  # a fixture
 from tests.game.helpers import Client, started
 
@@ -42,17 +42,6 @@ def fresh_process_state():  # type: ignore[no-untyped-def]
     reset()
     yield
     reset()
-
-
-@pytest.fixture(autouse=True)
-async def clean_ups_done():  # type: ignore[no-untyped-def]
-    """The sockets' clean-ups (detached as each consumer ends) done before the test's
-    database is flushed: a player's departure still being written (its row, their absence)
-    and the flush's TRUNCATE deadlocked, and PostgreSQL gave up the flush, leaving the rows
-    to the next tests. Set up after pytest-django's database (autouse, here), so torn down
-    before it; after `close_clients`, which a test asks for."""
-    yield
-    await work.settled()
 
 
 @pytest.fixture

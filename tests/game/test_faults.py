@@ -399,7 +399,7 @@ async def test_a_socket_whose_clean_up_meets_the_database_away_ends_all_the_same
     def refused(*args: Any, **kwargs: Any) -> None:
         raise OperationalError("connection to server at 127.0.0.1:5432 failed: refused")
 
-    monkeypatch.setattr(presence, "departures", refused)
+    monkeypatch.setattr(presence, "disconnect", refused)
     caplog.clear()
     await client.ws.send_input({"type": "websocket.disconnect", "code": 1000})
     await asyncio.wait([client.ws.future], timeout=2)

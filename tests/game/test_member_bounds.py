@@ -4,7 +4,6 @@ the socket before it reaches the database."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from typing import Any
 
@@ -12,8 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db.backends.utils import CursorWrapper
 
-from game import presence, service
-from game.models import Absence, Connection
+from game import service
 from game.protocol import CLOSE_FLOOD, CLOSE_FULL
 from tests.game.helpers import Client, close_code, started
 
@@ -121,38 +119,6 @@ async def test_a_members_sockets_share_one_rate_and_one_flood(players, set_clock
     assert [await close_code(c.ws) for c in sockets] == [CLOSE_FLOOD] * 3
     await opponent.send({"type": "ping", "version": 1})
     await opponent.expect("pong")
-
-
-async def test_a_members_sockets_gone_at_once_are_written_together(
-    players, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Ten of a member's sockets at her table close at once (a flood closes them all): their
-    rows go and her absence comes in fewer writes than sockets, those that went while one
-    was written making the next (each was a transaction of its own, on the thread that seats
-    every new socket, issue 42), and she is away from when they went."""
-    alice, bob = players
-    match = await database_sync_to_async(service.create_match)(alice, bob, best_of=1, draw="A")
-    sockets = [Client(match.pk, alice) for _ in range(10)]
-    for client in sockets:
-        await client.open()
-    batches: list[int] = []
-    write = presence.departures
-
-    def departures(gone: list[presence.Departure]) -> None:
-        batches.append(len(gone))
-        write(gone)
-
-    monkeypatch.setattr(presence, "departures", departures)
-    await asyncio.gather(*(client.close() for client in sockets))
-    for _ in range(500):  # the rows are removed after the consumer ends (game/sockets.py)
-        if sum(batches) == 10:
-            break
-        await asyncio.sleep(0.01)
-    assert sum(batches) == 10 and len(batches) < 10, batches
-    rows = Connection.objects.filter(match_id=match.pk, seat="A")
-    assert not await database_sync_to_async(rows.exists)()
-    absence = Absence.objects.filter(match_id=match.pk, seat="A")
-    assert await database_sync_to_async(absence.exists)()
 
 
 @pytest.fixture
