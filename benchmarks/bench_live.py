@@ -954,11 +954,10 @@ def run_setup(kind: str, args: argparse.Namespace) -> dict[str, Any]:
             )  # fmt: skip
             print(f"  database ready in {time.monotonic() - began:.1f} s", flush=True)
             # With `--crowd-apart` the second is the crowd's process, as deployed (SNOOKER_CROWD).
+            crowd = {"SNOOKER_CROWD": "true"} if args.crowd_apart else {}
             servers = [
-                Server(f"daphne-{i + 1}", env | crowd, Path(tmp))
-                for i, crowd in enumerate(
-                    [{}, {"SNOOKER_CROWD": "true"} if args.crowd_apart else {}][:servers_wanted]
-                )
+                Server(f"daphne-{i + 1}", env | crowd if i == 1 else env, Path(tmp))
+                for i in range(servers_wanted)
             ]
             started += servers
             for server in servers:
